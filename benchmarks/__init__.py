@@ -1,0 +1,1 @@
+"""Benchmark harness comparing symattn with naive SymPy and mpmath attention."""

@@ -1,0 +1,48 @@
+"""attention(Q, K, V, ...): the pipeline from Python values, validated like a problem file."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+import sympy as sp
+
+from .attention import attend
+from .model import Trace
+from .spec import Reader
+
+
+def attention(Q: Any, K: Any, V: Any, *, mask: str = "none", keep: Any = None,
+              key_lengths: Sequence[int] | None = None, bias: Any = None,
+              temperature: Any = 1, scale: Any = "auto", fully_masked: str = "error",
+              tokens: Sequence[str] | None = None, key_tokens: Sequence[str] | None = None,
+              symbols: Mapping[str, str] | None = None, title: str | None = None) -> Trace:
+    """Exact attention from matrices given as lists of rows (or SymPy matrices).
+
+    Entries may be ints, Fractions, SymPy values, or strings in the safe syntax ("ln(3)",
+    "1/sqrt(2)", "17/20"); floats are refused because they are inexact. Options mean what
+    the keys of a problem file's [attention] table mean.
+
+    Raises:
+        InputError: a bad entry or option, naming it.
+    """
+    options = {"mask": mask, "temperature": temperature, "scale": scale,
+               "fully_masked": fully_masked, "keep": _rows(keep),
+               "key_lengths": list(key_lengths) if key_lengths is not None else None,
+               "bias": _rows(bias)}
+    data: dict[str, Any] = {
+        "input": {"Q": _rows(Q), "K": _rows(K), "V": _rows(V)},
+        "attention": {k: v for k, v in options.items() if v is not None},
+        "symbols": dict(symbols or {}),
+    }
+    for key, value in (("tokens", tokens), ("key_tokens", key_tokens), ("title", title)):
+        if value is not None:
+            data[key] = list(value) if key != "title" else value
+    return attend(Reader("<attention>").problem(data))
+
+
+def _rows(matrix: Any) -> list[list[Any]] | None:
+    if matrix is None:
+        return None
+    if isinstance(matrix, sp.MatrixBase):
+        return matrix.tolist()
+    return [list(row) if isinstance(row, (list, tuple)) else row for row in matrix]

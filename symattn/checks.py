@@ -1,0 +1,163 @@
+"""Invariants proved on the exact trace, and the stage-by-stage cross-check against mpmath."""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+import mpmath
+import sympy as sp
+
+from .model import CheckResult, Report, Trace
+from .numeric import context, recompute, to_mpf
+
+COMPARED = ("R", "S", "M", "L", "A", "O")
+
+
+def check(trace: Trace, digits: int = 50) -> Report:
+    """Run every invariant and the numeric cross-check; failures are data in the report.
+
+    Symbols, if any, are given sample values for the numeric parts (named in the report).
+    """
+    values = sample_values(trace)
+    cross, difference = cross_check(trace, digits, values)
+    results = (check_shapes(trace), check_row_sums(trace), check_masked_zero(trace),
+               check_nonnegative(trace, digits, values), check_output_bounds(trace, digits, values),
+               cross)
+    return Report(results=results, digits=digits, max_difference=difference)
+
+
+def sample_values(trace: Trace) -> dict[sp.Symbol, sp.Expr]:
+    """Deterministic sample values for declared symbols: 3/7, 5/7, 9/7, ..."""
+    return {symbol: sp.Rational(3 + 2 * k, 7) for k, symbol in enumerate(trace.problem.symbols)}
+
+
+def _at(values: Mapping[sp.Symbol, sp.Expr]) -> str:
+    return f" at {', '.join(f'{s} = {v}' for s, v in values.items())}" if values else ""
+
+
+def check_shapes(trace: Trace) -> CheckResult:
+    p = trace.problem
+    expected = {"Q": (p.n_q, p.d_k), "K": (p.n_k, p.d_k), "V": (p.n_k, p.d_v),
+                **{name: (p.n_q, p.n_k) for name in "RSMLA"}, "O": (p.n_q, p.d_v)}
+    wrong = [f"{name} is {trace.stage(name).shape}, expected {shape}"
+             for name, shape in expected.items() if trace.stage(name).shape != shape]
+    detail = "; ".join(wrong) or (f"R, S, M, L, A are {p.n_q}x{p.n_k}; O is {p.n_q}x{p.d_v}")
+    return CheckResult("shapes", not wrong, detail)
+
+
+def is_exactly_one(total: sp.Expr) -> bool | None:
+    """Decide total == 1 exactly: rationals directly, else over a common denominator."""
+    if total.is_Rational:
+        return total == 1
+    numerator, denominator = sp.fraction(sp.together(total))
+    difference = sp.expand(numerator - denominator)
+    if difference == 0:
+        return True
+    return None if difference.is_zero is None else False
+
+
+def check_row_sums(trace: Trace) -> CheckResult:
+    bad, undecided = [], []
+    zero_rows = [i for i in trace.fully_masked_rows if trace.problem.fully_masked == "zero"]
+    for i in range(trace.A.rows):
+        total = sp.Add(*trace.A.row(i))
+        verdict = (total == 0) if i in zero_rows else is_exactly_one(total)
+        if verdict is False:
+            bad.append(str(i + 1))
+        elif verdict is None:
+            undecided.append(str(i + 1))
+    if bad:
+        return CheckResult("rows of A sum to 1", False, f"row(s) {', '.join(bad)} do not")
+    if undecided:
+        return CheckResult("rows of A sum to 1", None, f"not decided for row(s) {', '.join(undecided)}")
+    note = f" (fully masked rows {', '.join(str(i + 1) for i in zero_rows)} sum to 0 by policy)" \
+        if zero_rows else ""
+    return CheckResult("rows of A sum to 1", True, f"all {trace.A.rows} row(s), exactly{note}")
+
+
+def check_masked_zero(trace: Trace) -> CheckResult:
+    uniform = trace.problem.fully_masked == "uniform"
+    masked = [(i, j) for i, row in enumerate(trace.readable) for j, ok in enumerate(row)
+              if not ok and not (uniform and i in trace.fully_masked_rows)]
+    bad = [f"A[{i + 1},{j + 1}]" for i, j in masked if trace.A[i, j] != 0]
+    if bad:
+        return CheckResult("masked weights are 0", False, f"{', '.join(bad[:5])} not exactly 0")
+    return CheckResult("masked weights are 0", True, f"{len(masked)} masked entries, exactly 0")
+
+
+def _numeric(trace: Trace, digits: int, values: Mapping[sp.Symbol, sp.Expr]):
+    ctx = context(digits)
+    return ctx, (lambda expr: to_mpf(ctx, expr, values))
+
+
+def check_nonnegative(trace: Trace, digits: int, values: Mapping[sp.Symbol, sp.Expr]) -> CheckResult:
+    ctx, value = _numeric(trace, digits, values)
+    negative, numeric_only = [], 0
+    for (i, j), a in _entries(trace.A):
+        if a.is_nonnegative:
+            continue
+        numeric_only += 1
+        if a.is_negative or value(a) < 0:
+            negative.append(f"A[{i + 1},{j + 1}]")
+    if negative:
+        return CheckResult("weights are non-negative", False, f"{', '.join(negative[:5])} negative")
+    how = "exactly" if not numeric_only else \
+        f"exactly, {numeric_only} numerically ({digits} digits{_at(values)})"
+    return CheckResult("weights are non-negative", True, how)
+
+
+def check_output_bounds(trace: Trace, digits: int,
+                        values: Mapping[sp.Symbol, sp.Expr]) -> CheckResult:
+    """Each O_ic lies between the least and greatest readable V_jc: O is a convex combination."""
+    ctx, value = _numeric(trace, digits, values)
+    tolerance = ctx.mpf(10) ** (-(digits - 5))
+    outside, numeric_only = [], 0
+    for i in range(trace.O.rows):
+        readable = [j for j, ok in enumerate(trace.readable[i]) if ok]
+        if not readable:
+            continue
+        for c in range(trace.O.cols):
+            column = [trace.V[j, c] for j in readable]
+            out = trace.O[i, c]
+            if out.is_Rational and all(v.is_Rational for v in column):
+                inside = min(column) <= out <= max(column)
+            else:
+                numeric_only += 1
+                x, vs = value(out), [value(v) for v in column]
+                inside = min(vs) - tolerance <= x <= max(vs) + tolerance
+            if not inside:
+                outside.append(f"O[{i + 1},{c + 1}]")
+    if outside:
+        return CheckResult("outputs within the readable values", False,
+                           f"{', '.join(outside[:5])} outside")
+    how = "exactly" if not numeric_only else \
+        f"{numeric_only} entries numerically ({digits} digits{_at(values)}), the rest exactly"
+    return CheckResult("outputs within the readable values", True, how)
+
+
+def cross_check(trace: Trace, digits: int,
+                values: Mapping[sp.Symbol, sp.Expr]) -> tuple[CheckResult, mpmath.mpf]:
+    """Compare every stage with the independent mpmath recomputation."""
+    ctx, value = _numeric(trace, digits, values)
+    numeric = recompute(trace.problem, digits, values)
+    tolerance = ctx.mpf(10) ** (-(digits - 5))
+    worst, where = ctx.zero, ""
+    for name in COMPARED:
+        for (i, j), exact in _entries(trace.stage(name)):
+            x, y = value(exact), numeric[name][i][j]
+            if x == ctx.ninf or y == ctx.ninf:
+                difference = ctx.zero if x == y else ctx.inf
+            else:
+                difference = abs(x - y)
+            if difference > worst:
+                worst, where = difference, f" at {name}[{i + 1},{j + 1}]"
+    passed = worst <= tolerance
+    detail = (f"largest difference {mpmath.nstr(worst, 3)}{where if not passed else ''} "
+              f"(limit 1e-{digits - 5}; mpmath, {digits} digits{_at(values)})")
+    return CheckResult("exact = numeric", passed, detail), worst
+
+
+def _entries(matrix: sp.ImmutableMatrix):
+    for i in range(matrix.rows):
+        for j in range(matrix.cols):
+            yield (i, j), matrix[i, j]

@@ -1,0 +1,97 @@
+"""A trace as plain text: each stage's formula, shape and labelled matrix; a check report."""
+
+from __future__ import annotations
+
+import unicodedata
+
+from ..model import Report, Trace
+
+FORMULAS = {
+    "Q": "Q (queries)", "K": "K (keys)", "V": "V (values)",
+    "R": "R = Q K^T (raw scores)", "S": "S = s R (scaled scores)",
+    "M": "M (additive mask: 0 = may read, -oo = may not)", "L": "L = (S + M) / tau (logits)",
+    "A": "A = softmax(L), row by row (weights)", "O": "O = A V (output)",
+}
+MASK_WORDS = {"none": "none", "causal": "causal (query i reads keys j <= i)",
+              "causal-bottom-right": "causal, bottom-right aligned (j <= i + n_k - n_q)"}
+MARKS = {True: "ok", False: "FAIL", None: "undecided"}
+MAX_GRID_WIDTH = 100
+
+
+def render_text(trace: Trace, decimals: dict[str, list[list[str]]]) -> str:
+    """Every stage in order, with labels, and decimals after the stages that have them."""
+    p = trace.problem
+    lines = [p.title] if p.title else []
+    lines.append(f"n_q = {p.n_q}, n_k = {p.n_k}, d_k = {p.d_k}, d_v = {p.d_v}; "
+                 f"scale s = {p.scale_factor}; temperature tau = {p.temperature}")
+    masks = [MASK_WORDS[p.mask]] + [word for word, given in (
+        ("keep matrix", p.keep), ("key lengths", p.key_lengths), ("bias", p.bias)) if given]
+    lines.append(f"mask: {' + '.join(masks)}; fully masked rows: {p.fully_masked}")
+    for name in ("Q", "K", "V", "R", "S", "M", "L", "A", "O"):
+        matrix = trace.stage(name)
+        rows, columns = _labels(trace, name)
+        lines += ["", f"{FORMULAS[name]}   [{matrix.rows}x{matrix.cols}]"]
+        cells = [[str(x) for x in matrix.row(i)] for i in range(matrix.rows)]
+        table = grid(rows, columns, cells)
+        if max(width(line) for line in table) <= MAX_GRID_WIDTH:
+            lines += table
+            if name in decimals:
+                lines += ["  ~ decimals:"] + grid(rows, columns, decimals[name])
+        else:
+            lines += listing(name, rows, columns, cells, decimals.get(name))
+    for i in trace.fully_masked_rows:
+        lines.append(f"row {i + 1} may read no key: policy '{p.fully_masked}' applied")
+    return "\n".join(lines) + "\n"
+
+
+def _labels(trace: Trace, name: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    p = trace.problem
+    rows = p.row_labels if name not in ("K", "V") else p.column_labels
+    if name in ("Q", "K"):
+        columns = tuple(str(c) for c in range(1, p.d_k + 1))
+    elif name in ("V", "O"):
+        columns = tuple(str(c) for c in range(1, p.d_v + 1))
+    else:
+        columns = p.column_labels
+    return rows, columns
+
+
+def width(text: str) -> int:
+    """Display width in a terminal: wide (CJK) characters take two cells."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def _pad(text: str, size: int, right: bool) -> str:
+    fill = " " * (size - width(text))
+    return fill + text if right else text + fill
+
+
+def grid(rows: tuple[str, ...], columns: tuple[str, ...], cells: list[list[str]]) -> list[str]:
+    """Right-aligned columns under their labels, each row after its label."""
+    head = max(width(r) for r in rows)
+    widths = [max([width(c)] + [width(row[k]) for row in cells]) for k, c in enumerate(columns)]
+    out = ["  " + " " * head + "  " + "  ".join(_pad(c, w, True) for c, w in zip(columns, widths))]
+    for label, row in zip(rows, cells):
+        out.append("  " + _pad(label, head, False) + "  "
+                   + "  ".join(_pad(x, w, True) for x, w in zip(row, widths)))
+    return out
+
+
+def listing(name: str, rows: tuple[str, ...], columns: tuple[str, ...], cells: list[list[str]],
+            decimals: list[list[str]] | None) -> list[str]:
+    """Entry by entry, for matrices too wide to read as a grid."""
+    out = []
+    for i, (label, row) in enumerate(zip(rows, cells)):
+        out.append(f"  row {i + 1} ({label}):" if label != str(i + 1) else f"  row {i + 1}:")
+        for j, (column, cell) in enumerate(zip(columns, row)):
+            approx = f"  ~ {decimals[i][j]}" if decimals and cell != decimals[i][j] else ""
+            head = f"{name}[{i + 1},{j + 1}]" + (f" ({column})" if column != str(j + 1) else "")
+            out.append(f"    {head} = {cell}{approx}")
+    return out
+
+
+def render_report(report: Report) -> str:
+    """One line per check, then the verdict."""
+    lines = [f"[{MARKS[r.passed]}] {r.name}: {r.detail}" for r in report.results]
+    lines.append("all checks passed" if report.passed else "some checks did not pass")
+    return "\n".join(lines) + "\n"

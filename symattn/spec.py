@@ -1,0 +1,282 @@
+"""Problem files (TOML) and plain matrices -> Problem, with every error naming file, key and column."""
+
+from __future__ import annotations
+
+import tomllib
+from fractions import Fraction
+from numbers import Integral
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+import sympy as sp
+
+from .errors import InputError, ProblemError
+from .expressions import parse_expression
+from .labels import check_label
+from .model import FULLY_MASKED_POLICIES, MASK_KINDS, Problem
+
+MAX_FILE_BYTES = 1_000_000
+MAX_SIDE = 512
+TOP_KEYS = frozenset({"title", "tokens", "key_tokens", "symbols", "input", "attention"})
+INPUT_KEYS = frozenset({"Q", "K", "V"})
+ATTENTION_KEYS = frozenset({"mask", "keep", "key_lengths", "bias", "temperature", "scale",
+                            "fully_masked"})
+SYMBOL_KINDS = {"real": {"real": True}, "positive": {"positive": True}}
+
+
+def load_problem(path_or_text: str | Path, *, source: str | None = None) -> Problem:
+    """Read a problem from a TOML file path, or from TOML text when given a string with a newline.
+
+    Raises:
+        InputError: one line naming the file, the key path and (for entries) the column.
+    """
+    if isinstance(path_or_text, Path) or "\n" not in path_or_text and "=" not in path_or_text:
+        path = Path(path_or_text)
+        return parse_problem(read_text(path), source=source or str(path))
+    return parse_problem(path_or_text, source=source or "<text>")
+
+
+def read_text(path: Path) -> str:
+    """The file's text: UTF-8 (a BOM is allowed), at most MAX_FILE_BYTES."""
+    try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise InputError(f"file is {size} bytes (limit {MAX_FILE_BYTES})", source=str(path))
+        data = path.read_bytes()
+    except OSError as error:
+        raise InputError(f"cannot read file: {error.strerror or error}", source=str(path)) from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise InputError(f"not UTF-8 text (bad byte at offset {error.start})",
+                         source=str(path)) from None
+
+
+def parse_problem(text: str, *, source: str = "<text>") -> Problem:
+    """Parse TOML text into a Problem."""
+    if len(text) > MAX_FILE_BYTES:
+        raise InputError(f"text is {len(text)} characters (limit {MAX_FILE_BYTES})", source=source)
+    if "\x00" in text:
+        raise InputError("file contains a NUL character", source=source)
+    try:
+        data = tomllib.loads(text, parse_float=_TomlDecimal)
+    except tomllib.TOMLDecodeError as error:
+        raise InputError(f"TOML syntax: {error}", source=source) from None
+    except RecursionError:
+        raise InputError("TOML nested too deeply", source=source) from None
+    except ValueError as error:  # e.g. an integer literal beyond Python's digit limit
+        raise InputError(f"TOML value: {error}", source=source) from None
+    return Reader(source).problem(data)
+
+
+class _TomlDecimal(str):
+    """A TOML float kept as its literal text, so 0.85 means exactly 17/20."""
+
+
+class Reader:
+    """Validates a decoded TOML document key by key; knows the file name for every error."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+    def fail(self, key: str, reason: str) -> InputError:
+        return InputError(reason, source=self.source, key=key)
+
+    def problem(self, data: Mapping[str, Any]) -> Problem:
+        self.only(data, TOP_KEYS, "")
+        symbols = self.symbols(data.get("symbols", {}))
+        inputs = self.table(data, "input", required=True)
+        self.only(inputs, INPUT_KEYS, "input")
+        for name in ("Q", "K", "V"):
+            if name not in inputs:
+                raise self.fail(f"input.{name}", "missing (Q, K and V are required)")
+        Q, K, V = (self.matrix(inputs[n], f"input.{n}", symbols) for n in ("Q", "K", "V"))
+        check_shapes(Q, K, V, self.source)
+        options = self.table(data, "attention", required=False)
+        self.only(options, ATTENTION_KEYS, "attention")
+        n_q, n_k = Q.rows, K.rows
+        return Problem(
+            Q=Q, K=K, V=V,
+            mask=self.choice(options, "mask", MASK_KINDS, "none"),
+            keep=self.keep(options.get("keep"), n_q, n_k),
+            key_lengths=self.key_lengths(options.get("key_lengths"), n_q, n_k),
+            bias=self.bias(options.get("bias"), n_q, n_k, symbols),
+            temperature=self.temperature(options.get("temperature", 1), symbols),
+            scale=self.scale(options.get("scale", "auto"), symbols),
+            fully_masked=self.choice(options, "fully_masked", FULLY_MASKED_POLICIES, "error"),
+            title=self.label(data["title"], "title") if "title" in data else None,
+            tokens=self.labels(data.get("tokens"), "tokens", n_q),
+            key_tokens=self.labels(data.get("key_tokens"), "key_tokens", n_k),
+            symbols=tuple(symbols.values()),
+            source=self.source,
+        )
+
+    def only(self, table: Mapping[str, Any], allowed: frozenset[str], where: str) -> None:
+        for key in table:
+            if key not in allowed:
+                path = f"{where}.{key}" if where else key
+                raise self.fail(path, f"unknown key (expected one of {', '.join(sorted(allowed))})")
+
+    def table(self, data: Mapping[str, Any], key: str, *, required: bool) -> Mapping[str, Any]:
+        if key not in data:
+            if required:
+                raise self.fail(key, "missing table")
+            return {}
+        if not isinstance(data[key], dict):
+            raise self.fail(key, f"must be a table, not {_kind(data[key])}")
+        return data[key]
+
+    def symbols(self, table: Any) -> dict[str, sp.Symbol]:
+        if not isinstance(table, dict):
+            raise self.fail("symbols", f"must be a table, not {_kind(table)}")
+        out = {}
+        for name, kind in table.items():
+            key = f"symbols.{name}"
+            if not name.isascii() or not name.isidentifier() or name.startswith("_") \
+                    or len(name) > 32:
+                raise self.fail(key, "a symbol name is letters, digits and '_', not starting with '_'")
+            if name in ("e", "E", "pi", "oo", "inf", "infinity", "exp", "ln", "log", "sqrt",
+                        "sin", "cos", "tan"):
+                raise self.fail(key, f"'{name}' is a reserved name")
+            if kind not in SYMBOL_KINDS:
+                raise self.fail(key, 'must be "real" or "positive"')
+            out[name] = sp.Symbol(name, **SYMBOL_KINDS[kind])
+        return out
+
+    def entry(self, value: Any, key: str, symbols: Mapping[str, sp.Symbol],
+              allow_neg_infinity: bool = False) -> sp.Expr:
+        if isinstance(value, sp.Expr):  # only from the Python API: the caller's own value
+            return self.trusted(value, key, allow_neg_infinity)
+        if isinstance(value, Fraction):
+            return sp.Rational(value.numerator, value.denominator)
+        if isinstance(value, float):
+            raise self.fail(key, f"the float {value!r} is inexact; pass a string such as "
+                                 f"'{value!r}' or a Fraction")
+        if isinstance(value, bool) or not isinstance(value, (Integral, str)):
+            raise self.fail(key, f"expected a number or a string expression, not {_kind(value)}")
+        text = str(int(value)) if isinstance(value, Integral) else value
+        try:
+            return parse_expression(text, symbols=symbols, allow_neg_infinity=allow_neg_infinity)
+        except InputError as error:
+            raise error.located(source=self.source, key=key) from None
+
+    def trusted(self, value: sp.Expr, key: str, allow_neg_infinity: bool) -> sp.Expr:
+        if value is sp.S.NegativeInfinity and allow_neg_infinity:
+            return value
+        if value.is_finite is not True or value.is_real is not True:
+            raise self.fail(key, f"{value} is not a finite real value")
+        return value
+
+    def rows(self, value: Any, key: str) -> list[list[Any]]:
+        if not isinstance(value, list) or not value:
+            raise self.fail(key, "must be a non-empty list of rows, e.g. [[1, 0], [0, 1]]")
+        if len(value) > MAX_SIDE:
+            raise self.fail(key, f"has {len(value)} rows (limit {MAX_SIDE})")
+        width = None
+        for i, row in enumerate(value, start=1):
+            if not isinstance(row, list) or not row:
+                raise self.fail(f"{key}[{i}]", f"each row must be a non-empty list, not {_kind(row)}")
+            if len(row) > MAX_SIDE:
+                raise self.fail(f"{key}[{i}]", f"has {len(row)} entries (limit {MAX_SIDE})")
+            if width is not None and len(row) != width:
+                raise self.fail(f"{key}[{i}]", f"has {len(row)} entries but row 1 has {width}")
+            width = len(row)
+        return value
+
+    def matrix(self, value: Any, key: str, symbols: Mapping[str, sp.Symbol],
+               allow_neg_infinity: bool = False) -> sp.ImmutableMatrix:
+        rows = self.rows(value, key)
+        return sp.ImmutableMatrix([[self.entry(x, f"{key}[{i}][{j}]", symbols, allow_neg_infinity)
+                                    for j, x in enumerate(row, start=1)]
+                                   for i, row in enumerate(rows, start=1)])
+
+    def expect_shape(self, key: str, shape: tuple[int, int], n_q: int, n_k: int) -> None:
+        if shape != (n_q, n_k):
+            raise ProblemError(f"shape {shape[0]}x{shape[1]} does not match the scores, "
+                               f"n_q x n_k = {n_q}x{n_k}", source=self.source, key=key)
+
+    def keep(self, value: Any, n_q: int, n_k: int) -> tuple[tuple[bool, ...], ...] | None:
+        if value is None:
+            return None
+        rows = self.rows(value, "attention.keep")
+        for i, row in enumerate(rows, start=1):
+            for j, x in enumerate(row, start=1):
+                if not isinstance(x, bool):
+                    raise self.fail(f"attention.keep[{i}][{j}]", "must be true or false")
+        self.expect_shape("attention.keep", (len(rows), len(rows[0])), n_q, n_k)
+        return tuple(tuple(row) for row in rows)
+
+    def key_lengths(self, value: Any, n_q: int, n_k: int) -> tuple[int, ...] | None:
+        if value is None:
+            return None
+        if not isinstance(value, list) or len(value) != n_q:
+            raise self.fail("attention.key_lengths", f"must be a list of {n_q} integers, one per query")
+        for i, x in enumerate(value, start=1):
+            if isinstance(x, bool) or not isinstance(x, int) or not 0 <= x <= n_k:
+                raise self.fail(f"attention.key_lengths[{i}]", f"must be an integer from 0 to {n_k}")
+        return tuple(value)
+
+    def bias(self, value: Any, n_q: int, n_k: int,
+             symbols: Mapping[str, sp.Symbol]) -> sp.ImmutableMatrix | None:
+        if value is None:
+            return None
+        matrix = self.matrix(value, "attention.bias", symbols, allow_neg_infinity=True)
+        self.expect_shape("attention.bias", matrix.shape, n_q, n_k)
+        return matrix
+
+    def positive(self, value: Any, key: str, symbols: Mapping[str, sp.Symbol]) -> sp.Expr:
+        number = self.entry(value, key, symbols)
+        if number.is_positive is not True:
+            if number.free_symbols and number.is_positive is None:
+                raise self.fail(key, f'must be known to be positive; got {number} '
+                                '(declare its symbols "positive")')
+            raise self.fail(key, f"must be positive; got {number}")
+        return number
+
+    def temperature(self, value: Any, symbols: Mapping[str, sp.Symbol]) -> sp.Expr:
+        return self.positive(value, "attention.temperature", symbols)
+
+    def scale(self, value: Any, symbols: Mapping[str, sp.Symbol]) -> sp.Expr | None:
+        if value == "auto":
+            return None
+        if value == "none":
+            return sp.S.One
+        return self.positive(value, "attention.scale", symbols)
+
+    def choice(self, table: Mapping[str, Any], key: str, allowed: Sequence[str], default: str) -> str:
+        value = table.get(key, default)
+        if value not in allowed:
+            raise self.fail(f"attention.{key}", f"must be one of {', '.join(map(repr, allowed))}")
+        return value
+
+    def label(self, value: Any, key: str) -> str:
+        if not isinstance(value, str):
+            raise self.fail(key, f"must be a string, not {_kind(value)}")
+        try:
+            return check_label(value)
+        except InputError as error:
+            raise error.located(source=self.source, key=key) from None
+
+    def labels(self, value: Any, key: str, count: int) -> tuple[str, ...] | None:
+        if value is None:
+            return None
+        if not isinstance(value, list) or len(value) != count:
+            raise self.fail(key, f"must be a list of {count} strings, one per row")
+        return tuple(self.label(x, f"{key}[{i}]") for i, x in enumerate(value, start=1))
+
+
+def check_shapes(Q: sp.ImmutableMatrix, K: sp.ImmutableMatrix, V: sp.ImmutableMatrix,
+                 source: str) -> None:
+    """The two constraints: Q and K share d_k; K and V share n_k."""
+    if Q.cols != K.cols:
+        raise ProblemError(f"Q is {Q.rows}x{Q.cols} and K is {K.rows}x{K.cols}: Q and K must "
+                           "have the same number of columns (d_k)", source=source, key="input.K")
+    if K.rows != V.rows:
+        raise ProblemError(f"K is {K.rows}x{K.cols} and V is {V.rows}x{V.cols}: K and V must "
+                           "have the same number of rows (n_k)", source=source, key="input.V")
+
+
+def _kind(value: Any) -> str:
+    names = {bool: "a boolean", int: "an integer", str: "a string", list: "a list",
+             dict: "a table", _TomlDecimal: "a number"}
+    return names.get(type(value), f"a {type(value).__name__}")
