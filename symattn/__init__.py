@@ -2,16 +2,32 @@
 
 from __future__ import annotations
 
-from .api import attention
-from .attention import attend
-from .checks import check
-from .errors import InputError, ProblemError, SymattnError
-from .expressions import parse_expression
-from .model import CheckResult, Problem, Report, Trace
-from .render import render
-from .spec import load_problem
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
 
-__all__ = [
-    "CheckResult", "InputError", "Problem", "ProblemError", "Report", "SymattnError", "Trace",
-    "attend", "attention", "check", "load_problem", "parse_expression", "render",
-]
+if TYPE_CHECKING:
+    from .api import attention
+    from .pipeline import attend
+    from .checks import check
+    from .errors import InputError, ProblemError, SymattnError
+    from .expressions import parse_expression
+    from .model import CheckResult, Problem, Report, Trace
+    from .api import render
+    from .spec import load_problem
+
+_HOMES = {
+    "attention": "api", "attend": "pipeline", "check": "checks", "InputError": "errors",
+    "ProblemError": "errors", "SymattnError": "errors", "parse_expression": "expressions",
+    "CheckResult": "model", "Problem": "model", "Report": "model", "Trace": "model",
+    "render": "api", "load_problem": "spec",
+}
+__all__ = sorted(_HOMES)
+
+
+def __getattr__(name: str) -> Any:
+    """Import public names on first use, so `symattn --help` does not wait for SymPy."""
+    if name not in _HOMES:
+        raise AttributeError(f"module 'symattn' has no attribute {name!r}")
+    value = getattr(import_module(f".{_HOMES[name]}", __name__), name)
+    globals()[name] = value
+    return value

@@ -15,16 +15,44 @@ from typing import Iterable, Mapping
 
 import sympy as sp
 
+from .errors import InputError
+from .gates import MAX_ROOT_BITS
+from .primes import log_reduced
+
 LinearForm = dict[sp.Expr, Fraction]
 ONE = sp.S.One
+MAX_FACTOR_BITS = 8192  # an exact factor past this is thousands of digits: refused, not printed
 
 
 def linear_form(expr: sp.Expr) -> LinearForm:
-    """Split an exact value into rational coefficients of basis terms."""
+    """Split an exact value into rational coefficients of basis terms (logs over primes)."""
     form: LinearForm = {}
     for term in sp.Add.make_args(sp.expand_mul(expr)):
         coefficient, basis = term.as_coeff_Mul()
-        _accumulate(form, basis, Fraction(int(coefficient.p), int(coefficient.q)))
+        factor = Fraction(int(coefficient.p), int(coefficient.q))
+        reduced = _prime_logs(basis)
+        if reduced is None:
+            _accumulate(form, basis, factor)
+            continue
+        for prime_log, count in reduced.items():
+            _accumulate(form, prime_log, factor * count)
+    return form
+
+
+def _prime_logs(basis: sp.Expr) -> LinearForm | None:
+    """log(4) -> {log(2): 2}, log(3/2) -> {log(3): 1, log(2): -1}; None if already reduced.
+
+    The parser reduces logs itself; SymPy values given to the Python API may not be reduced.
+    """
+    if not isinstance(basis, sp.log) or not basis.args[0].is_Rational:
+        return None
+    reduced = log_reduced(basis.args[0])
+    if reduced == basis:
+        return None
+    form: LinearForm = {}
+    for term in sp.Add.make_args(reduced):
+        coefficient, prime_log = term.as_coeff_Mul()
+        _accumulate(form, prime_log, Fraction(int(coefficient.p), int(coefficient.q)))
     return form
 
 
@@ -111,11 +139,24 @@ class Exponentiator:
         return {b: int(c * self.denominators[b]) for b, c in form.items() if not is_log_atom(b)}
 
     def factor(self, form: LinearForm) -> sp.Expr:
-        """The exact factor from prime logs: exp(sum c_p ln p) = prod p^c_p."""
+        """The exact factor from prime logs: exp(sum c_p ln p) = prod p^c_p.
+
+        Raises:
+            InputError: when the factor is too large to write out exactly, or would make SymPy
+                factor a product of roots beyond MAX_ROOT_BITS.
+        """
+        logs = {int(b.args[0]): c for b, c in form.items() if is_log_atom(b)}
+        size = sum(abs(c) * math.log2(p) for p, c in logs.items())
+        roots = sum(p.bit_length() for p, c in logs.items() if c.denominator != 1)
+        if size > MAX_FACTOR_BITS or roots > MAX_ROOT_BITS:
+            shown = str(to_expr(form))
+            shown = shown if len(shown) <= 60 else shown[:57] + "..."
+            raise InputError(f"exp of the logit {shown} is too large to write exactly "
+                             f"(about {int(size)} bits; limit {MAX_FACTOR_BITS}, roots "
+                             f"{MAX_ROOT_BITS})")
         value = ONE
-        for basis, c in form.items():
-            if is_log_atom(basis):
-                value *= basis.args[0] ** sp.Rational(c.numerator, c.denominator)
+        for prime, c in logs.items():
+            value *= sp.Integer(prime) ** sp.Rational(c.numerator, c.denominator)
         return value
 
     def monomial(self, exponents: Mapping[sp.Expr, int]) -> sp.Expr:
@@ -137,4 +178,7 @@ class Exponentiator:
             plain.append(factor * self.monomial(power))
             moved = {b: power.get(b, 0) - least[b] for b in self.denominators}
             shifted.append(factor * self.monomial(moved))
-        return plain, shifted
+        # Clear rational denominators too (2^(-3/17) = 2^(14/17)/2), so that every weight
+        # is one fraction over the row's shared denominator.
+        common = math.lcm(*(int(x.as_coeff_Mul()[0].q) for x in shifted))
+        return plain, [common * x for x in shifted] if common != 1 else shifted

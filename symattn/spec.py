@@ -11,7 +11,7 @@ from typing import Any, Mapping, Sequence
 import sympy as sp
 
 from .errors import InputError, ProblemError
-from .expressions import parse_expression
+from .expressions import CONSTANTS, FUNCTION_NAMES, INFINITY_NAMES, parse_expression
 from .labels import check_label
 from .model import FULLY_MASKED_POLICIES, MASK_KINDS, Problem
 
@@ -22,6 +22,7 @@ INPUT_KEYS = frozenset({"Q", "K", "V"})
 ATTENTION_KEYS = frozenset({"mask", "keep", "key_lengths", "bias", "temperature", "scale",
                             "fully_masked"})
 SYMBOL_KINDS = {"real": {"real": True}, "positive": {"positive": True}}
+RESERVED_NAMES = frozenset(CONSTANTS) | FUNCTION_NAMES | INFINITY_NAMES
 
 
 def load_problem(path_or_text: str | Path, *, source: str | None = None) -> Problem:
@@ -42,9 +43,12 @@ def read_text(path: Path) -> str:
         size = path.stat().st_size
         if size > MAX_FILE_BYTES:
             raise InputError(f"file is {size} bytes (limit {MAX_FILE_BYTES})", source=str(path))
-        data = path.read_bytes()
+        with path.open("rb") as file:  # at most one byte past the limit, even from a device
+            data = file.read(MAX_FILE_BYTES + 1)
     except OSError as error:
         raise InputError(f"cannot read file: {error.strerror or error}", source=str(path)) from None
+    if len(data) > MAX_FILE_BYTES:
+        raise InputError(f"file is over {MAX_FILE_BYTES} bytes", source=str(path))
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
@@ -53,7 +57,8 @@ def read_text(path: Path) -> str:
 
 
 def parse_problem(text: str, *, source: str = "<text>") -> Problem:
-    """Parse TOML text into a Problem."""
+    """Parse TOML text into a Problem (a leading byte order mark is ignored)."""
+    text = text.removeprefix("\ufeff")
     if len(text) > MAX_FILE_BYTES:
         raise InputError(f"text is {len(text)} characters (limit {MAX_FILE_BYTES})", source=source)
     if "\x00" in text:
@@ -64,13 +69,17 @@ def parse_problem(text: str, *, source: str = "<text>") -> Problem:
         raise InputError(f"TOML syntax: {error}", source=source) from None
     except RecursionError:
         raise InputError("TOML nested too deeply", source=source) from None
-    except ValueError as error:  # e.g. an integer literal beyond Python's digit limit
-        raise InputError(f"TOML value: {error}", source=source) from None
+    except ValueError as error:  # an integer literal beyond Python's digit limit
+        reason = "an integer has too many digits" if "digits" in str(error) else str(error)
+        raise InputError(f"TOML value: {reason}", source=source) from None
     return Reader(source).problem(data)
 
 
 class _TomlDecimal(str):
-    """A TOML float kept as its literal text, so 0.85 means exactly 17/20."""
+    """A TOML float kept as its literal text, so 0.85 means exactly 17/20 (1_000.5 is 1000.5)."""
+
+    def __new__(cls, text: str) -> _TomlDecimal:
+        return super().__new__(cls, text.replace("_", ""))
 
 
 class Reader:
@@ -114,7 +123,7 @@ class Reader:
     def only(self, table: Mapping[str, Any], allowed: frozenset[str], where: str) -> None:
         for key in table:
             if key not in allowed:
-                path = f"{where}.{key}" if where else key
+                path = f"{where}.{_name(key)}" if where else _name(key)
                 raise self.fail(path, f"unknown key (expected one of {', '.join(sorted(allowed))})")
 
     def table(self, data: Mapping[str, Any], key: str, *, required: bool) -> Mapping[str, Any]:
@@ -131,14 +140,13 @@ class Reader:
             raise self.fail("symbols", f"must be a table, not {_kind(table)}")
         out = {}
         for name, kind in table.items():
-            key = f"symbols.{name}"
-            if not name.isascii() or not name.isidentifier() or name.startswith("_") \
-                    or len(name) > 32:
+            key = f"symbols.{_name(name)}"
+            if not isinstance(name, str) or not name.isascii() or not name.isidentifier() \
+                    or name.startswith("_") or len(name) > 32:
                 raise self.fail(key, "a symbol name is letters, digits and '_', not starting with '_'")
-            if name in ("e", "E", "pi", "oo", "inf", "infinity", "exp", "ln", "log", "sqrt",
-                        "sin", "cos", "tan"):
+            if name in RESERVED_NAMES:
                 raise self.fail(key, f"'{name}' is a reserved name")
-            if kind not in SYMBOL_KINDS:
+            if not isinstance(kind, str) or kind not in SYMBOL_KINDS:
                 raise self.fail(key, 'must be "real" or "positive"')
             out[name] = sp.Symbol(name, **SYMBOL_KINDS[kind])
         return out
@@ -274,6 +282,11 @@ def check_shapes(Q: sp.ImmutableMatrix, K: sp.ImmutableMatrix, V: sp.ImmutableMa
     if K.rows != V.rows:
         raise ProblemError(f"K is {K.rows}x{K.cols} and V is {V.rows}x{V.cols}: K and V must "
                            "have the same number of rows (n_k)", source=source, key="input.V")
+
+
+def _name(key: Any) -> str:
+    """A key as it may appear in a one-line message (quoted unless printable text)."""
+    return key if isinstance(key, str) and key.isprintable() else repr(key)
 
 
 def _kind(value: Any) -> str:

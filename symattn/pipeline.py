@@ -7,7 +7,7 @@ from typing import NamedTuple
 
 import sympy as sp
 
-from .errors import ProblemError
+from .errors import InputError, ProblemError
 from .linear import (Exponentiator, LinearForm, dot, linear_form, multiply, add,
                      rational_matmul_t, to_expr)
 from .model import Problem, Trace
@@ -114,7 +114,11 @@ def softmax_rows(problem: Problem, logits: list[list[LinearForm | None]],
             numerators.append(None)
             continue
         readable = [j for j, f in enumerate(row) if f is not None]
-        plain, shifted = exponentiator.row([row[j] for j in readable])
+        try:
+            plain, shifted = exponentiator.row([row[j] for j in readable])
+        except InputError as error:
+            raise ProblemError(f"query row {i + 1}: {error.reason}", source=problem.source,
+                               key="input") from None
         exps, nums = [sp.S.Zero] * n_k, [sp.S.Zero] * n_k
         for j, p, s in zip(readable, plain, shifted):
             exps[j], nums[j] = p, s

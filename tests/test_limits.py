@@ -1,0 +1,354 @@
+"""Every limit at its boundary (accepted) and one past it (refused), and the resource bombs.
+
+The bombs are not timed as a performance goal: each runs in a thread joined with a generous
+HANG_GUARD_SECONDS only so that a regression fails the test instead of hanging the suite.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Callable
+
+import pytest
+import sympy as sp
+
+from symattn import expressions as ex
+from symattn.errors import InputError
+from symattn.expressions import parse_expression, tokenize
+from symattn.labels import MAX_LABEL, check_label
+from symattn.spec import MAX_FILE_BYTES, MAX_SIDE, load_problem, parse_problem
+
+X = sp.Symbol("x", real=True)
+HANG_GUARD_SECONDS = 5.0
+R = sp.Rational
+# Primes just past 2**1023 and 2**1024: 1024 and 1025 bits, no small factor to split off.
+PRIME_1024_BITS = "(2^1023+1155)"
+PRIME_1025_BITS = "(2^1024+643)"
+
+
+def parse(text: str) -> sp.Expr:
+    return parse_expression(text, symbols={"x": X})
+
+
+def refused(text: str) -> InputError:
+    with pytest.raises(InputError) as caught:
+        parse(text)
+    return caught.value
+
+
+def _tokens(n: int) -> str:
+    """An entry of exactly n tokens: 1+1+...+1, with a leading unary '+' when n is even."""
+    ones = "+".join(["1"] * ((n + 1) // 2))
+    return ones if n % 2 else "+" + ones
+
+
+def test_the_limits_are_the_documented_values():
+    assert (ex.MAX_LENGTH, ex.MAX_TOKENS, ex.MAX_DEPTH, ex.MAX_DIGITS) == (1000, 300, 30, 100)
+    assert (ex.MAX_DECIMAL_EXPONENT, ex.MAX_POWER_BITS, ex.MAX_SYMBOLIC_POWER) == (100, 4096, 32)
+    assert (ex.MAX_ROOT_DENOMINATOR, ex.MAX_EXP_ARGUMENT, ex.MAX_TRIG_ARGUMENT) == (
+        1000, 10_000, 10_000)
+    assert (ex.MAX_EXP_NESTING, ex.MAX_ROOT_BITS) == (3, 1024)
+    assert (MAX_FILE_BYTES, MAX_SIDE, MAX_LABEL) == (1_000_000, 512, 200)
+
+
+# --- expressions.py -----------------------------------------------------------------------
+
+
+def test_max_length():
+    assert parse("1" + " " * (ex.MAX_LENGTH - 1)) == 1
+    error = refused("1" + " " * ex.MAX_LENGTH)
+    assert str(error) == f"entry is {ex.MAX_LENGTH + 1} characters long (limit {ex.MAX_LENGTH})"
+    assert error.column is None
+
+
+def test_max_tokens():
+    at, past = _tokens(ex.MAX_TOKENS), _tokens(ex.MAX_TOKENS + 1)
+    assert len(tokenize(at)) == ex.MAX_TOKENS + 1  # plus the end token
+    assert parse(at) == ex.MAX_TOKENS // 2
+    error = refused(past)
+    assert error.reason == f"too many tokens (limit {ex.MAX_TOKENS})"
+    assert error.column == ex.MAX_TOKENS + 1
+
+
+@pytest.mark.parametrize("opening, closing", [("(", ")"), ("sqrt(", ")"), ("-", "")],
+                         ids=["parentheses", "functions", "unary-minus"])
+def test_max_depth(opening, closing):
+    depth = ex.MAX_DEPTH
+    assert parse(opening * depth + "1" + closing * depth) == 1
+    error = refused(opening * (depth + 1) + "1" + closing * (depth + 1))
+    assert error.reason == f"nested too deeply (limit {depth})"
+
+
+def test_max_digits():
+    assert parse("9" * ex.MAX_DIGITS) == 10**ex.MAX_DIGITS - 1
+    assert parse("0." + "0" * (ex.MAX_DIGITS - 2) + "1") == R(1, 10 ** (ex.MAX_DIGITS - 1))
+    error = refused("9" * (ex.MAX_DIGITS + 1))
+    assert (error.column, error.reason) == (1, f"number has more than {ex.MAX_DIGITS} digits")
+    assert refused("0." + "0" * (ex.MAX_DIGITS - 1) + "1").column == 1
+
+
+def test_max_decimal_exponent():
+    n = ex.MAX_DECIMAL_EXPONENT
+    assert parse(f"1e{n}") == 10**n
+    assert parse(f"1e-{n}") == R(1, 10**n)
+    for text in (f"1e{n + 1}", f"1e-{n + 1}", "1e99999"):
+        error = refused(text)
+        assert (error.column, error.reason) == (1, f"decimal exponent beyond ±{n}")
+
+
+def test_max_power_bits():
+    # 2 and 1/2 are 2-bit numbers: 2^2048 is the largest power of 2 allowed.
+    n = ex.MAX_POWER_BITS // 2
+    assert parse(f"2^{n}") == 2**n
+    assert parse(f"(1/2)^{n}") == R(1, 2**n)
+    assert parse(f"(1/2)^-{n}") == 2**n
+    for text, column in ((f"2^{n + 1}", 2), (f"(1/2)^-{n + 1}", 6)):
+        error = refused(text)
+        assert error.column == column
+        assert error.reason == (f"power too large (about {2 * (n + 1)} bits; "
+                                f"limit {ex.MAX_POWER_BITS})")
+
+
+def test_max_power_bits_from_exact_exponent_not_cancelled_approximation():
+    # (10^50 + 10^10) - 10^50 cancels to 0 in 30 digits; the exact exponent is 10^10.
+    assert refused("2^((10^50+10^10)-10^50)").reason == (
+        f"power too large (about {2 * 10**10} bits; limit {ex.MAX_POWER_BITS})")
+    # ... and SymPy's exp(c*ln(2)) = 2^c is gated like 2^c, whatever the approximation says.
+    assert refused("exp(ln(2)*(10^50+10^10)-ln(2)*10^50)").reason.startswith("exp argument")
+    n = ex.MAX_POWER_BITS // 2
+    assert parse(f"exp({n}*ln(2))") == 2**n
+    assert refused(f"exp({n + 1}*ln(2))").reason == (
+        f"power too large (about {2 * (n + 1)} bits; limit {ex.MAX_POWER_BITS})")
+
+
+def test_max_symbolic_power():
+    n = ex.MAX_SYMBOLIC_POWER
+    assert parse(f"x^{n}") == X**n
+    assert parse(f"x^-{n}") == X**-n
+    assert parse(f"pi^{n}") == sp.pi**n
+    assert refused(f"x^{n + 1}").reason == f"power of a symbolic value beyond {n}"
+    assert refused(f"x^-{n + 1}").reason == f"power of a symbolic value beyond {n}"
+    assert refused(f"pi^{n + 1}").reason == f"power of an irrational value beyond {n}"
+
+
+def test_max_root_denominator():
+    n = ex.MAX_ROOT_DENOMINATOR
+    assert parse(f"2^(1/{n})") == 2 ** R(1, n)
+    error = refused(f"2^(1/{n + 1})")
+    assert (error.column, error.reason) == (2, f"root of degree beyond {n}")
+
+
+def test_max_root_bits():
+    # SymPy factors a number under a root; a root of a 1024-bit prime is allowed, 1025 is not.
+    assert parse(f"sqrt{PRIME_1024_BITS}") == sp.sqrt(2**1023 + 1155)
+    assert refused(f"sqrt{PRIME_1025_BITS}").reason == (
+        f"root of a number beyond {ex.MAX_ROOT_BITS} bits")
+    # ... and the part of a log that trial division cannot split.
+    assert parse(f"ln{PRIME_1024_BITS}") == sp.log(2**1023 + 1155)
+    assert refused(f"ln{PRIME_1025_BITS}").reason == (
+        f"ln of a number with a part beyond {ex.MAX_ROOT_BITS} bits that cannot be split "
+        "into primes")
+    # ... and roots that SymPy multiplies together: sqrt(a)*sqrt(b) = sqrt(ab).
+    assert parse("sqrt(2^511+1)*sqrt(2^511+3)") == sp.sqrt((2**511 + 1) * (2**511 + 3))
+    error = refused("sqrt(2^511+1)*sqrt(2^512+1)")
+    assert (error.column, error.reason) == (
+        14, f"product of roots or logs of numbers beyond {ex.MAX_ROOT_BITS} bits")
+    # ... and exp of logs, which SymPy turns into the roots of a product.
+    assert parse(f"exp(ln{PRIME_1024_BITS}/2)") == sp.sqrt(2**1023 + 1155)
+    assert refused("exp(ln(2^607-1)/2+ln(2^521-1)/2)").reason == (
+        f"exp of logs of numbers beyond {ex.MAX_ROOT_BITS} bits")
+
+
+def test_max_exp_argument():
+    n = ex.MAX_EXP_ARGUMENT
+    assert parse(f"exp({n})") == sp.exp(n)
+    assert parse(f"exp(-{n})") == sp.exp(-n)
+    assert parse(f"e^{n}") == sp.exp(n)
+    for text in (f"exp({n + 1})", f"exp(-{n + 1})", f"e^{n + 1}"):
+        assert refused(text).reason == f"exp argument too large (limit {n})"
+
+
+@pytest.mark.parametrize("name", ["sin", "cos", "tan"])
+def test_max_trig_argument(name):
+    n = ex.MAX_TRIG_ARGUMENT
+    assert parse(f"{name}({n})") == getattr(sp, name)(n)
+    assert parse(f"{name}(-{n})") == getattr(sp, name)(-n)
+    error = refused(f"{name}({n + 1})")
+    assert (error.column, error.reason) == (1, f"{name} argument too large (limit {n})")
+
+
+def test_max_exp_nesting():
+    assert parse("exp(exp(exp(1)))") == sp.exp(sp.exp(sp.E))
+    assert parse("e^(e^(e^1))") == sp.exp(sp.exp(sp.E))
+    for text, column in (("exp(exp(exp(exp(1))))", 1), ("e^(e^(e^(e^1)))", 2)):
+        error = refused(text)
+        assert (error.column, error.reason) == (
+            column, f"exp nested more than {ex.MAX_EXP_NESTING} deep")
+
+
+# --- labels.py and spec.py ------------------------------------------------------------------
+
+
+def test_max_label():
+    assert check_label("\u732b" * MAX_LABEL) == "\u732b" * MAX_LABEL
+    with pytest.raises(InputError, match=rf"^label is {MAX_LABEL + 1} characters long "
+                                         rf"\(limit {MAX_LABEL}\)$"):
+        check_label("a" * (MAX_LABEL + 1))
+
+
+BASE = "[input]\nQ = [[1]]\nK = [[1]]\nV = [[1]]\n"
+
+
+def _padded(size: int) -> str:
+    """A valid problem of exactly size characters (ASCII, so also size bytes)."""
+    return BASE + "#" * (size - len(BASE) - 1) + "\n"
+
+
+def test_max_file_bytes_as_text():
+    assert parse_problem(_padded(MAX_FILE_BYTES), source="p.toml").Q == sp.Matrix([[1]])
+    with pytest.raises(InputError, match=rf"^p\.toml: text is {MAX_FILE_BYTES + 1} characters "
+                                         rf"\(limit {MAX_FILE_BYTES}\)$"):
+        parse_problem(_padded(MAX_FILE_BYTES + 1), source="p.toml")
+
+
+def test_max_file_bytes_as_file(tmp_path):
+    path = tmp_path / "p.toml"
+    path.write_text(_padded(MAX_FILE_BYTES), encoding="utf-8")
+    assert load_problem(path).Q == sp.Matrix([[1]])
+    path.write_text(_padded(MAX_FILE_BYTES + 1), encoding="utf-8")
+    with pytest.raises(InputError, match=rf"^{path}: file is {MAX_FILE_BYTES + 1} bytes "
+                                         rf"\(limit {MAX_FILE_BYTES}\)$"):
+        load_problem(path)
+
+
+def _rows(n: int, width: int = 1) -> str:
+    return "[" + ", ".join(["[" + ", ".join(["1"] * width) + "]"] * n) + "]"
+
+
+def test_max_side_rows():
+    at = f"[input]\nQ = {_rows(MAX_SIDE)}\nK = [[1]]\nV = [[1]]\n"
+    assert parse_problem(at).n_q == MAX_SIDE
+    past = f"[input]\nQ = {_rows(MAX_SIDE + 1)}\nK = [[1]]\nV = [[1]]\n"
+    with pytest.raises(InputError, match=rf"^p\.toml, input\.Q: has {MAX_SIDE + 1} rows "
+                                         rf"\(limit {MAX_SIDE}\)$"):
+        parse_problem(past, source="p.toml")
+
+
+def test_max_side_columns():
+    at = f"[input]\nQ = {_rows(1, MAX_SIDE)}\nK = {_rows(1, MAX_SIDE)}\nV = [[1]]\n"
+    assert parse_problem(at).d_k == MAX_SIDE
+    past = f"[input]\nQ = {_rows(1, MAX_SIDE + 1)}\nK = [[1]]\nV = [[1]]\n"
+    with pytest.raises(InputError, match=rf"^p\.toml, input\.Q\[1\]: has {MAX_SIDE + 1} entries "
+                                         rf"\(limit {MAX_SIDE}\)$"):
+        parse_problem(past, source="p.toml")
+
+
+# --- resource bombs -------------------------------------------------------------------------
+
+
+def _outcome(call: Callable[[], object]) -> BaseException | None:
+    """Run call in a thread; fail (instead of hanging) if it is still busy after the guard."""
+    outcome: dict[str, BaseException | None] = {}
+
+    def run() -> None:
+        try:
+            call()
+        except BaseException as error:  # noqa: BLE001 - reported to the test below
+            outcome["error"] = error
+        else:
+            outcome["error"] = None
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(HANG_GUARD_SECONDS)
+    assert not thread.is_alive(), f"hang guard: still running after {HANG_GUARD_SECONDS} s"
+    return outcome["error"]
+
+
+BOMBS = [
+    ("9^9^9", "power-tower-9"),
+    ("10^10^10", "power-tower-10"),
+    ("2^(2^(2^(2^(2^5))))", "power-tower-2"),
+    ("(2^4096)^(2^4096)", "power-of-power"),
+    ("x^(10^10)", "symbolic-power"),
+    ("(x*2^2048)^32", "symbolic-power-of-big-coefficient"),
+    ("exp(exp(exp(exp(1))))", "exp-tower"),
+    ("e^(e^(e^(e^1)))", "e-tower"),
+    ("exp(10^10)", "exp-huge"),
+    ("sin(10^100)", "sin-huge"),
+    ("tan(10^100)", "tan-huge"),
+    ("1e99999", "decimal-exponent"),
+    ("9" * 1000, "thousand-digits"),
+    ("1" * 100_000, "hundred-thousand-characters"),
+    ("(" * 10_000 + "1" + ")" * 10_000, "ten-thousand-parentheses"),
+    ("(" * 499 + "1" + ")" * 499, "deep-within-length"),
+    ("-" * 999 + "1", "unary-chain"),
+    ("1+" * 499 + "1", "token-flood"),
+    ("2^((10^50+10^10)-10^50)", "cancelled-exponent"),
+    ("exp(ln(2)*(10^50+10^10)-ln(2)*10^50)", "cancelled-exp-of-log"),
+    ("ln((10^100+267)^12+2)", "ln-of-unfactorable-4000-bits"),
+    ("((10^100+267)^12*(10^100+1)^12+2)^(1/1000)", "root-of-unfactorable-8000-bits"),
+    ("sqrt(3^640+2)*sqrt(3^640+4)*sqrt(3^640+8)*sqrt(3^640+10)", "product-of-roots"),
+    ("((3^2048+2)*(3^2048+4)*pi)^(1/3)", "root-of-product-with-pi"),
+    ("exp(ln(3^600+2)/2+ln(3^600+4)/2)", "exp-of-logs-to-root"),
+]
+
+
+@pytest.mark.parametrize("text", [t for t, _ in BOMBS], ids=[i for _, i in BOMBS])
+def test_bomb_is_refused(text):
+    error = _outcome(lambda: parse(text))
+    assert isinstance(error, InputError), error
+    assert "\n" not in str(error)
+
+
+def test_five_thousand_digit_toml_integer_is_refused():
+    text = f"[input]\nQ = [[{'9' * 5000}]]\nK = [[1]]\nV = [[1]]\n"
+    error = _outcome(lambda: parse_problem(text, source="p.toml"))
+    assert isinstance(error, InputError), error
+    assert str(error).startswith("p.toml: TOML value: ")
+
+
+def test_huge_toml_integer_within_python_limit_is_refused_by_length():
+    text = f"[input]\nQ = [[{'9' * 4000}]]\nK = [[1]]\nV = [[1]]\n"
+    error = _outcome(lambda: parse_problem(text, source="p.toml"))
+    assert isinstance(error, InputError), error
+    assert str(error) == ("p.toml, input.Q[1][1]: entry is 4000 characters long "
+                          f"(limit {ex.MAX_LENGTH})")
+
+
+def test_hundred_thousand_character_toml_string_is_refused():
+    text = f"[input]\nQ = [[\"{'1' * 100_000}\"]]\nK = [[1]]\nV = [[1]]\n"
+    error = _outcome(lambda: parse_problem(text, source="p.toml"))
+    assert isinstance(error, InputError), error
+    assert str(error) == ("p.toml, input.Q[1][1]: entry is 100000 characters long "
+                          f"(limit {ex.MAX_LENGTH})")
+
+
+def test_deeply_nested_toml_is_refused():
+    text = "a = " + "[" * 100_000 + "]" * 100_000 + "\n"
+    error = _outcome(lambda: parse_problem(text, source="p.toml"))
+    assert isinstance(error, InputError), error
+    assert str(error) == "p.toml: TOML nested too deeply"
+
+
+# --- exact factors in the pipeline ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("q, k, fragment", [
+    ('"ln(2)"', '"10^9"', "exp of the logit 1000000000*log(2) is too large to write exactly"),
+    ('"ln(2)"', "9000", "exp of the logit 9000*log(2) is too large to write exactly"),
+], ids=["billion-bits", "past-limit"])
+def test_huge_exact_factors_are_refused_not_computed(tmp_path, capsys, q, k, fragment):
+    from symattn import cli
+    path = tmp_path / "huge.toml"
+    path.write_text(f'[input]\nQ = [[{q}], [0]]\nK = [[{k}], [0]]\nV = [[1], [2]]\n'
+                    '[attention]\nscale = "none"\n', encoding="utf-8")
+    assert cli.main(["solve", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {path}, input: query row 1: {fragment}")
+
+
+def test_exact_factor_at_the_limit_is_computed():
+    from symattn import attention
+    trace = attention([["ln(2)"], [0]], [[8000], [0]], [[1], [2]], scale="none")
+    assert trace.A[0, 0] == sp.Rational(2**8000, 2**8000 + 1)
