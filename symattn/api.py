@@ -6,7 +6,7 @@ from typing import Any, Mapping, Sequence
 
 import sympy as sp
 
-from .attention import attend
+from .pipeline import attend
 from .model import Trace
 from .spec import Reader
 
@@ -46,3 +46,32 @@ def _rows(matrix: Any) -> list[list[Any]] | None:
     if isinstance(matrix, sp.MatrixBase):
         return matrix.tolist()
     return [list(row) if isinstance(row, (list, tuple)) else row for row in matrix]
+
+
+def render(trace: Trace, to: str = "text", *, lang: str = "en", detail: str = "standard",
+           row: int | None = None, places: int = 4, figure: bool = False,
+           standalone: bool = False, digits: int = 50) -> str:
+    """Render a trace: "text", "json", "latex" or "markdown" (derivations in "en" or "zh").
+
+    For LaTeX and Markdown the checks run first (at `digits`) so the derivation can close with
+    them; `detail` is "summary", "standard" (one row written out: `row`, default the last) or
+    "full" (every row); `figure` adds a heatmap of A.
+    """
+    from .checks import check
+    from .derivation import Options, derive
+    from .numeric import decimal_grid
+    from .renderers import FORMATS, render_derivation, render_trace
+    from .renderers.phrases import LANGUAGES
+
+    if to not in FORMATS:
+        raise ValueError(f"unknown format {to!r}; formats are {', '.join(FORMATS)}")
+    if lang not in LANGUAGES:
+        raise ValueError(f"unknown language {lang!r}; languages are {', '.join(LANGUAGES)}")
+    if to in ("text", "json"):
+        exact = not trace.problem.symbols
+        decimals = {n: decimal_grid(trace.stage(n), places) for n in ("A", "O")} \
+            if to == "text" and exact else None
+        return render_trace(trace, to, decimals)
+    options = Options(lang=lang, detail=detail, row=row, places=places, figure=figure)
+    derivation = derive(trace, check(trace, digits=digits), options)
+    return render_derivation(derivation, to, standalone=standalone)

@@ -30,8 +30,18 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     solve = commands.add_parser("solve", help="compute every stage of a problem file")
     solve.add_argument("file", help="problem file (TOML)")
-    solve.add_argument("--format", choices=("text", "json"), default="text")
-    solve.add_argument("--places", type=int, default=4, help="decimal places shown (text)")
+    solve.add_argument("--format", choices=("text", "json", "latex", "markdown"), default="text")
+    solve.add_argument("--lang", choices=("en", "zh"), default="en",
+                       help="language of a derivation (latex, markdown)")
+    solve.add_argument("--detail", choices=("summary", "standard", "full"), default="standard",
+                       help="summary: matrices only; standard: one row written out; full: all rows")
+    solve.add_argument("--row", type=int, help="the query row written out (1-based; default last)")
+    solve.add_argument("--places", type=int, default=4, help="decimal places shown (default 4)")
+    solve.add_argument("--figure", action="store_true", help="add a heatmap of the weights A")
+    solve.add_argument("--standalone", action="store_true",
+                       help="a complete LaTeX document instead of a fragment for \\input")
+    solve.add_argument("--digits", type=int, default=50,
+                       help="mpmath digits of the cross-check closing a derivation")
     solve.add_argument("-o", "--output", help="write here instead of standard output")
     check = commands.add_parser("check", help="prove the invariants and cross-check with mpmath")
     check.add_argument("file", help="problem file (TOML)")
@@ -60,7 +70,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from .attention import attend
+    from .pipeline import attend
     from .spec import load_problem
 
     trace = attend(load_problem(Path(args.file)))
@@ -70,23 +80,30 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _solve(trace, args: argparse.Namespace) -> int:
-    from .numeric import decimal_grid
-    from .render import render
+    from .api import render
 
     if not 0 <= args.places <= 50:
         raise _UsageError("--places must be from 0 to 50")
-    decimals = {name: decimal_grid(trace.stage(name), args.places) for name in ("A", "O")} \
-        if args.format == "text" and not trace.problem.symbols else None
-    _write(render(trace, args.format, decimals=decimals), args.output)
+    if args.row is not None and not 1 <= args.row <= trace.problem.n_q:
+        raise _UsageError(f"--row must be from 1 to {trace.problem.n_q}")
+    _check_digits(args.digits)
+    text = render(trace, args.format, lang=args.lang, detail=args.detail, row=args.row,
+                  places=args.places, figure=args.figure, standalone=args.standalone,
+                  digits=args.digits)
+    _write(text, args.output)
     return EXIT_OK
+
+
+def _check_digits(digits: int) -> None:
+    if not 10 <= digits <= MAX_DIGITS:
+        raise _UsageError(f"--digits must be from 10 to {MAX_DIGITS}")
 
 
 def _check(trace, args: argparse.Namespace) -> int:
     from .checks import check
-    from .render import render_report
+    from .renderers import render_report
 
-    if not 10 <= args.digits <= MAX_DIGITS:
-        raise _UsageError(f"--digits must be from 10 to {MAX_DIGITS}")
+    _check_digits(args.digits)
     report = check(trace, digits=args.digits)
     print(render_report(report), end="")
     return EXIT_OK if report.passed else EXIT_FAILED

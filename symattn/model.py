@@ -107,6 +107,16 @@ class Trace:
     def shapes(self) -> dict[str, tuple[int, int]]:
         return {name: self.stage(name).shape for name in STAGES}
 
+    def _repr_markdown_(self) -> str:
+        """Jupyter shows the derivation (summary detail)."""
+        from .api import render
+        return render(self, "markdown", detail="summary")
+
+    def _repr_latex_(self) -> str:
+        """For front ends that prefer LaTeX: the weights and the output as display math."""
+        from .renderers.latex import weights_and_output
+        return weights_and_output(self)
+
 
 @dataclass(frozen=True)
 class CheckResult:

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import unicodedata
 
+import sympy as sp
+from sympy.printing.str import StrPrinter
+
 from ..model import Report, Trace
 
 FORMULAS = {
@@ -18,12 +21,23 @@ MARKS = {True: "ok", False: "FAIL", None: "undecided"}
 MAX_GRID_WIDTH = 100
 
 
+class TextPrinter(StrPrinter):
+    """SymPy's str() syntax, but the natural log is written ln as in the course."""
+
+    def _print_log(self, expr: sp.log) -> str:
+        return f"ln({self._print(expr.args[0])})"
+
+
+_PRINTER = TextPrinter()
+
+
 def render_text(trace: Trace, decimals: dict[str, list[list[str]]]) -> str:
     """Every stage in order, with labels, and decimals after the stages that have them."""
     p = trace.problem
     lines = [p.title] if p.title else []
     lines.append(f"n_q = {p.n_q}, n_k = {p.n_k}, d_k = {p.d_k}, d_v = {p.d_v}; "
-                 f"scale s = {p.scale_factor}; temperature tau = {p.temperature}")
+                 f"scale s = {_PRINTER.doprint(p.scale_factor)}; "
+                 f"temperature tau = {_PRINTER.doprint(p.temperature)}")
     masks = [MASK_WORDS[p.mask]] + [word for word, given in (
         ("keep matrix", p.keep), ("key lengths", p.key_lengths), ("bias", p.bias)) if given]
     lines.append(f"mask: {' + '.join(masks)}; fully masked rows: {p.fully_masked}")
@@ -31,7 +45,7 @@ def render_text(trace: Trace, decimals: dict[str, list[list[str]]]) -> str:
         matrix = trace.stage(name)
         rows, columns = _labels(trace, name)
         lines += ["", f"{FORMULAS[name]}   [{matrix.rows}x{matrix.cols}]"]
-        cells = [[str(x) for x in matrix.row(i)] for i in range(matrix.rows)]
+        cells = [[_PRINTER.doprint(x) for x in matrix.row(i)] for i in range(matrix.rows)]
         table = grid(rows, columns, cells)
         if max(width(line) for line in table) <= MAX_GRID_WIDTH:
             lines += table

@@ -1,0 +1,188 @@
+"""Trace + Report -> Derivation: every value a written derivation shows, decided before rendering.
+
+Renderers only lay out what is here: the names given to repeated subexpressions (a = 1/√2,
+t = e^a, p = t/(t + 1)), the display form of each stage, decimals, and the rows written out.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from fractions import Fraction
+from math import gcd, lcm
+
+import mpmath
+import sympy as sp
+
+from .model import Report, Trace
+from .numeric import decimal_string, recompute
+
+DETAILS = ("summary", "standard", "full")
+WEIGHT_NAMES = ("p", "q", "r", "u", "v", "w")
+SHOWN_DECIMALS = ("A", "O")
+
+
+@dataclass(frozen=True)
+class Options:
+    """How much to write and how: detail, the row written out, decimal places, a heatmap."""
+
+    lang: str = "en"
+    detail: str = "standard"
+    row: int | None = None  # 1-based; None = the last row
+    places: int = 4
+    figure: bool = False
+
+
+@dataclass(frozen=True)
+class Name:
+    """A named subexpression: symbol = value (≈ decimal)."""
+
+    symbol: sp.Symbol
+    value: sp.Expr
+    decimal: str | None
+
+
+@dataclass(frozen=True)
+class RowSteps:
+    """One query row written out: dot products, logits, exponentials, weights, outputs."""
+
+    row: int  # 0-based
+    dots: tuple[tuple[tuple[sp.Expr, sp.Expr], ...], ...]  # per key: (q_ik, k_jk) pairs
+    readable: tuple[int, ...]
+    total: sp.Expr | None  # the sum of the readable exponentials (names substituted)
+    outputs: tuple[str | None, ...]  # decimals of O_i
+
+
+@dataclass(frozen=True)
+class Derivation:
+    """Everything a derivation shows; the renderer adds words and layout only."""
+
+    trace: Trace
+    report: Report
+    options: Options
+    names: tuple[Name, ...]
+    display: dict[str, sp.ImmutableMatrix]  # S, L, E, O, A, W (A without weight names) named
+    decimals: dict[str, list[list[str]]]  # stage -> decimal strings (exact stages only)
+    rows: tuple[RowSteps, ...]
+    heat: tuple[tuple[int, ...], ...] | None  # weight percentages for the heatmap
+    difference: str  # the cross-check's largest difference, formatted
+    inverse_temperature: sp.Expr
+
+
+def derive(trace: Trace, report: Report, options: Options = Options()) -> Derivation:
+    """Decide names, display forms, decimals and the rows to write out."""
+    if options.detail not in DETAILS:
+        raise ValueError(f"detail must be one of {', '.join(DETAILS)}")
+    exact = not trace.problem.symbols
+    numeric = recompute(trace.problem, options.places + 20) if exact else None
+    names, inner, weights = choose_names(trace, options.places if exact else None)
+    display = {name: getattr(trace, name).xreplace(inner) for name in ("S", "L", "E", "O")}
+    display["A"] = trace.A.applyfunc(lambda x: weights.get(x, x.xreplace(inner)))
+    display["W"] = trace.A.xreplace(inner)  # weights with a and t but without p, q, ...
+    decimals = {name: _decimals(trace.stage(name), numeric[name], options.places)
+                for name in SHOWN_DECIMALS} if numeric else {}
+    return Derivation(
+        trace=trace, report=report, options=options, names=names, display=display,
+        decimals=decimals,
+        rows=tuple(row_steps(trace, i, decimals, inner) for i in _rows(trace, options)),
+        heat=_heat(numeric["A"]) if options.figure and numeric else None,
+        difference=mpmath.nstr(report.max_difference or 0, 2),
+        inverse_temperature=1 / trace.problem.temperature,
+    )
+
+
+def _rows(trace: Trace, options: Options) -> list[int]:
+    if options.detail == "summary":
+        return []
+    if options.detail == "full":
+        return list(range(trace.problem.n_q))
+    row = trace.problem.n_q if options.row is None else options.row
+    if not 1 <= row <= trace.problem.n_q:
+        raise ValueError(f"row must be from 1 to {trace.problem.n_q}")
+    return [row - 1]
+
+
+def _decimals(matrix: sp.ImmutableMatrix, values, places: int) -> list[list[str]]:
+    """Rationals rounded exactly; others from the 20-guard-digit numeric recomputation."""
+    out = []
+    for i in range(matrix.rows):
+        out.append([decimal_string(matrix[i, j], places) if matrix[i, j].is_Rational
+                    else _round(values[i][j], places) for j in range(matrix.cols)])
+    return out
+
+
+def _round(value, places: int) -> str:
+    return decimal_string(sp.Rational(str(value)), places)
+
+
+def _heat(weights) -> tuple[tuple[int, ...], ...]:
+    return tuple(tuple(int(round(float(w) * 100)) for w in row) for row in weights)
+
+
+def choose_names(trace: Trace, places: int | None) -> tuple[tuple[Name, ...], dict, dict]:
+    """Names: the one irrational logit value (a), exp generators (t), repeated weights (p, q, ...).
+
+    Returns the names, the replacements inside any value (a, t) and those of whole weights (p, q).
+    """
+    names: list[Name] = []
+    replace: dict[sp.Expr, sp.Expr] = {}
+
+    def add(symbol: sp.Symbol, value: sp.Expr) -> None:
+        names.append(Name(symbol, value.xreplace(replace),
+                          decimal_string(value, places) if places is not None else None))
+        replace[value] = symbol
+
+    logits = {x for x in trace.L if x.is_finite and not x.is_Rational and not x.is_Atom
+              and not x.free_symbols}
+    if len(logits) == 1:
+        add(sp.Symbol("a"), logits.pop())
+    for symbol, (value, power) in _generators(trace, set(replace)).items():
+        replace.update({sp.exp(k * value): symbol ** k for k in power})
+        names.append(Name(symbol, sp.exp(value.xreplace(replace)),
+                          decimal_string(sp.exp(value), places) if places is not None else None))
+    weights = Counter(x.xreplace(replace) for x in trace.A if not x.is_Rational)
+    repeated = [value for value, count in weights.most_common() if count > 1 and not value.is_Atom]
+    whole: dict[sp.Expr, sp.Expr] = {}
+    if len(repeated) <= len(WEIGHT_NAMES):
+        for symbol, value in zip(WEIGHT_NAMES, repeated):
+            original = next(x for x in trace.A if x.xreplace(replace) == value)
+            names.append(Name(sp.Symbol(symbol), value,
+                              decimal_string(original, places) if places is not None else None))
+            whole[original] = sp.Symbol(symbol)
+    return tuple(names), replace, whole
+
+
+def _generators(trace: Trace, named: set[sp.Expr]) -> dict[sp.Symbol, tuple[sp.Expr, list[int]]]:
+    """One generator t = exp(g·b) per basis b when every exp argument is a rational multiple."""
+    values = list(trace.A) + list(trace.O) + list(trace.E)
+    arguments = {atom.args[0] for x in values for atom in x.atoms(sp.exp)}
+    groups: dict[sp.Expr, list[Fraction]] = {}
+    for argument in arguments:
+        if argument in named:
+            continue
+        c, basis = argument.as_coeff_Mul()
+        if not c.is_Rational or basis.is_Add:
+            return {}
+        groups.setdefault(basis, []).append(Fraction(int(c.p), int(c.q)))
+    symbols = ["t"] if len(groups) == 1 else [f"t_{k}" for k in range(1, len(groups) + 1)]
+    out = {}
+    for symbol, (basis, coefficients) in zip(symbols, groups.items()):
+        step = Fraction(gcd(*(f.numerator for f in coefficients)),
+                        lcm(*(f.denominator for f in coefficients)))
+        value = sp.Rational(step.numerator, step.denominator) * basis
+        powers = [int(f / step) for f in coefficients]
+        if value.is_Integer and set(powers) == {1}:
+            continue  # e^10 reads better than a name for it
+        out[sp.Symbol(symbol, positive=True)] = (value, powers)
+    return out
+
+
+def row_steps(trace: Trace, i: int, decimals: dict[str, list[list[str]]],
+              inner: dict[sp.Expr, sp.Expr]) -> RowSteps:
+    """The pieces of one row's arithmetic that are not already stages of the trace."""
+    p = trace.problem
+    dots = tuple(tuple((p.Q[i, k], p.K[j, k]) for k in range(p.d_k)) for j in range(p.n_k))
+    readable = tuple(j for j, ok in enumerate(trace.readable[i]) if ok)
+    outputs = tuple(decimals["O"][i]) if decimals else tuple(None for _ in range(p.d_v))
+    total = trace.Z[i].xreplace(inner) if trace.Z[i] is not None else None
+    return RowSteps(row=i, dots=dots, readable=readable, total=total, outputs=outputs)

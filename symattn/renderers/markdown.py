@@ -1,0 +1,67 @@
+"""Blocks -> Markdown with KaTeX-safe math: $inline$ and $$ display blocks, no \\label or tabular."""
+
+from __future__ import annotations
+
+from .document import Block, Display, Heading, Heatmap, Items, Paragraph, Segment
+from .printer import escape_text
+
+_MARKDOWN_SPECIALS = set("\\`*_{}[]()#+-.!|$")
+_HTML = {"<": "&lt;", ">": "&gt;", "&": "&amp;"}
+
+
+def escape_markdown(text: str) -> str:
+    """Text that Markdown and KaTeX auto-render show literally: no emphasis, HTML or math."""
+    return "".join(_HTML.get(c, "\\" + c if c in _MARKDOWN_SPECIALS else c) for c in text)
+
+
+def inline(parts: tuple[Segment, ...]) -> str:
+    out = []
+    for kind, content in parts:
+        if kind == "math":
+            out.append(f"${content}$")
+        elif kind == "label":
+            escape_text(content)  # refuses control and bidi characters, as LaTeX does
+            out.append(escape_markdown(content))
+        else:
+            out.append(content)
+    return "".join(out)
+
+
+def block(b: Block) -> str:
+    """One block as Markdown."""
+    if isinstance(b, Heading):
+        return "#" * b.level + " " + inline(b.segments)
+    if isinstance(b, Paragraph):
+        return inline(b.segments)
+    if isinstance(b, Display):
+        if len(b.lines) == 1:
+            return "$$\n" + b.lines[0].replace("&=", "=") + "\n$$"
+        return "$$\n\\begin{aligned}\n" + " \\\\\n".join(b.lines) + "\n\\end{aligned}\n$$"
+    if isinstance(b, Items):
+        return "\n".join("- " + inline(item) for item in b.items)
+    return heatmap(b)
+
+
+def heatmap(h: Heatmap) -> str:
+    """The weights as a KaTeX array of shaded cells, labels on both sides."""
+    head = " & ".join(rf"\text{{{escape_text(c)}}}" for c in h.columns)
+    rows = []
+    for label, pct_row, cells in zip(h.rows, h.percent, h.cells):
+        shaded = [rf"\colorbox{{{_shade(p)}}}{{{c}}}" for p, c in zip(pct_row, cells)]
+        rows.append(rf"\text{{{escape_text(label)}}} & " + " & ".join(shaded))
+    body = rf"\begin{{array}}{{r|{'c' * len(h.columns)}}} & {head} \\ \hline " + r" \\ ".join(rows) \
+        + r" \end{array}"
+    return f"{inline(h.caption)}\n\n$$\n{body}\n$$"
+
+
+def _shade(percent: int) -> str:
+    """#rrggbb between white (0 %) and a mid blue (100 %)."""
+    def channel(full: int) -> int:
+        return round(255 - (255 - full) * percent / 100)
+    return "#{:02x}{:02x}{:02x}".format(channel(70), channel(120), channel(220))
+
+
+def document(blocks: list[Block]) -> str:
+    """The whole derivation as Markdown."""
+    return "\n\n".join(block(b) for b in blocks) + "\n"
+

@@ -1,0 +1,64 @@
+"""LaTeX for exact values (SymPy's LatexPrinter with house settings) and for user text."""
+
+from __future__ import annotations
+
+import sympy as sp
+from sympy.printing.latex import LatexPrinter
+
+from ..labels import check_label
+
+_TEXT_ESCAPES = {
+    "\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\textdollar{}", "&": r"\&",
+    "#": r"\#", "%": r"\%", "_": r"\_", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
+    "<": r"\textless{}", ">": r"\textgreater{}", "|": r"\textbar{}", "[": "{[}", "]": "{]}",
+}
+
+
+def escape_text(text: str) -> str:
+    """User text for LaTeX text mode (also inside \\text{}): one pass over the characters.
+
+    TeX specials become commands that print them, so `\\input{x}`, `^^5c` or `$$` appear
+    literally; control and bidi characters are refused; CJK passes through intact.
+    """
+    return "".join(_TEXT_ESCAPES.get(char, char) for char in check_label(text))
+
+
+class MathPrinter(LatexPrinter):
+    """Exact values as the course writes them: ln 3, e^{a}, fractions, -∞."""
+
+    _default_settings = {**LatexPrinter._default_settings, "ln_notation": True,
+                         "mat_str": "array", "mat_delim": "["}
+
+    def _print_log(self, expr: sp.log, exp: str | None = None) -> str:
+        argument = expr.args[0]
+        inner = self._print(argument)
+        text = rf"\ln {inner}" if argument.is_Atom and not argument.is_Rational or \
+            argument.is_Integer else rf"\ln\left({inner}\right)"
+        return rf"\left({text}\right)^{{{exp}}}" if exp else text
+
+    def _print_NegativeInfinity(self, expr: sp.Expr) -> str:
+        return r"-\infty"
+
+
+_PRINTER = MathPrinter()
+
+
+def math(expr: sp.Expr) -> str:
+    """LaTeX of one exact value."""
+    return _PRINTER.doprint(expr)
+
+
+def matrix(cells: list[list[str]]) -> str:
+    """A bracketed array of LaTeX cells (no column limit, KaTeX-safe)."""
+    columns = "c" * (len(cells[0]) if cells else 1)
+    body = r" \\ ".join(" & ".join(row) for row in cells)
+    return rf"\left[\begin{{array}}{{{columns}}} {body} \end{{array}}\right]"
+
+
+def labelled(cells: list[list[str]], rows: tuple[str, ...], columns: tuple[str, ...]) -> str:
+    """An array with user labels above the columns and before the rows."""
+    head = " & ".join(rf"\text{{{escape_text(c)}}}" for c in columns)
+    body = r" \\ ".join(rf"\text{{{escape_text(r)}}} & " + " & ".join(row)
+                        for r, row in zip(rows, cells))
+    spec = "r|" + "c" * len(columns)
+    return rf"\begin{{array}}{{{spec}}} & {head} \\ \hline {body} \end{{array}}"

@@ -1,0 +1,152 @@
+"""Derivations: phrase table, escaping, content of the seed examples, detail levels, injection."""
+
+from __future__ import annotations
+
+import re
+from string import Formatter
+
+import pytest
+
+import symattn
+from clients import compile_tex, katex_errors, math_blocks, pdf_text
+from symattn import InputError
+from symattn.renderers.markdown import escape_markdown
+from symattn.renderers.phrases import LANGUAGES, PHRASES
+from symattn.renderers.printer import escape_text
+
+
+def fields(text: str) -> set[str]:
+    return {f for _, f, _, _ in Formatter().parse(text) if f}
+
+
+@pytest.mark.parametrize("key", sorted(PHRASES))
+def test_every_phrase_in_both_languages_with_the_same_placeholders(key):
+    assert set(PHRASES[key]) == set(LANGUAGES)
+    assert all(PHRASES[key][lang].strip() for lang in LANGUAGES)
+    assert fields(PHRASES[key]["en"]) == fields(PHRASES[key]["zh"])
+    assert all(PHRASES[key][lang].count("$") % 2 == 0 for lang in LANGUAGES)
+
+
+@pytest.mark.parametrize("label, latex", [
+    (r"\input{/etc/passwd}", r"\textbackslash{}input\{/etc/passwd\}"),
+    ("50%_a&b", r"50\%\_a\&b"),
+    ("^^5c", r"\textasciicircum{}\textasciicircum{}5c"),
+    ("$$", r"\textdollar{}\textdollar{}"),
+    ("[CLS]", "{[}CLS{]}"),
+    ("</script>", r"\textless{}/script\textgreater{}"),
+    ("模型", "模型"),
+    ("a~b#c|d", r"a\textasciitilde{}b\#c\textbar{}d"),
+], ids=["input", "specials", "caret-escape", "dollars", "brackets", "script", "cjk", "more"])
+def test_escape_text(label, latex):
+    assert escape_text(label) == latex
+
+
+@pytest.mark.parametrize("label", ["a\u202eb", "x\x00", "tab\there", "\u200bzero-width"],
+                         ids=["bidi", "nul", "tab", "zero-width"])
+def test_control_and_bidi_characters_are_refused(label):
+    with pytest.raises(InputError, match="is not allowed in a label"):
+        escape_text(label)
+
+
+def test_escape_markdown():
+    assert escape_markdown("</script> *x* $$ [CLS] a_b") == \
+        r"&lt;/script&gt; \*x\* \$\$ \[CLS\] a\_b"
+
+
+def render(name, example, **options):
+    trace = symattn.attend(symattn.load_problem(example(name)))
+    return symattn.render(trace, **options)
+
+
+def test_causal_seed_row_three_is_written_out(example):
+    md = render("02_causal_three_positions", example, to="markdown")
+    assert r"e^{L_{3,2}} &= e^{\ln 3} = 3" in md
+    assert r"\sum_{j} e^{L_{3,j}} &= 1 + 3 + 2 = 6" in md
+    assert r"A_{3,2} &= \frac{3}{6} = \frac{1}{2} \approx 0.5000" in md
+    assert r"\frac{1}{6} + \frac{1}{2} + \frac{1}{3} = 1" in md
+    assert (r"O_{3,1} &= \frac{1}{6} \cdot 2 + \frac{1}{2} \cdot 0 + \frac{1}{3} \cdot 6 = "
+            r"\frac{7}{3} \approx 2.3333") in md
+
+
+def test_two_position_seed_names_a_p_q(example):
+    md = render("01_two_positions", example, to="markdown")
+    assert r"a &= \frac{\sqrt{2}}{2} \approx 0.7071" in md
+    assert r"p &= \frac{e^{a}}{e^{a} + 1} \approx 0.6698" in md
+    assert r"q &= \frac{1}{e^{a} + 1} \approx 0.3302" in md
+    assert r"\left[\begin{array}{cc} p & q \\ q & p \end{array}\right]" in md
+    assert r"\approx \left[\begin{array}{cc} 1.3395 & 1.3210 \\ 0.6605 & 2.6790 \end{array}\right]" in md
+
+
+def test_five_tokens_use_a_generator_t(example):
+    md = render("05_five_tokens_temperature", example, to="markdown", lang="zh")
+    assert r"t &= e^{\frac{20 \sqrt{3}}{51}} \approx 1.9724" in md
+    assert r"\sum_{j} e^{L_{5,j}} &= t + t + t^{2} + t^{3} + t^{2} = t^{3} + 2 t^{2} + 2 t" in md
+    assert "第 5 行（权重）逐步计算" in md
+    assert "逐行 softmax 权重" in md
+
+
+@pytest.mark.parametrize("detail, rows", [("summary", []), ("standard", [3]), ("full", [1, 2, 3])])
+def test_detail_levels(example, detail, rows):
+    md = render("02_causal_three_positions", example, to="markdown", detail=detail)
+    assert [int(r) for r in re.findall(r"## Row (\d) ", md)] == rows
+    substitution = r"R = QK^{\mathsf T} = \left[\begin{array}{c} 1 \\ 2 \\ 1 \end{array}\right]\left["
+    assert (substitution in md) == (detail != "summary")
+
+
+def test_chosen_row_and_places(example):
+    md = render("02_causal_three_positions", example, to="markdown", row=2, places=2)
+    assert "## Row 2 (B) step by step" in md
+    assert r"A_{2,2} &= \frac{9}{10} \approx 0.90" in md
+
+
+def test_fully_masked_row_is_stated(example):
+    trace = symattn.attention([[1], [1]], [[0], [1]], [[1], [2]], keep=[[False, False], [True, True]],
+                              fully_masked="zero")
+    md = symattn.render(trace, "markdown", detail="full")
+    assert "Row 1 may read no key; by the policy its weights are 0." in md
+
+
+def test_fragment_needs_only_amsmath():
+    trace = symattn.attention([[1]], [[0], ["ln(3)"]], [[1], [2]])
+    tex = symattn.render(trace, "latex")
+    assert r"\documentclass" not in tex and r"\usepackage" not in tex
+    assert not re.search(r"\\(label|mbox|begin\{tabular)", tex)
+
+
+def test_unknown_format_and_language_are_refused():
+    trace = symattn.attention([[1]], [[1]], [[1]])
+    with pytest.raises(ValueError, match="unknown format 'pdf'"):
+        symattn.render(trace, "pdf")
+    with pytest.raises(ValueError, match="unknown language 'fr'"):
+        symattn.render(trace, "markdown", lang="fr")
+
+
+HOSTILE = [r"\input{/etc/passwd}", "50%_a&b", "$$", "</script>", "[CLS]", "^^5c"]
+
+
+@pytest.fixture(scope="module")
+def hostile_trace():
+    return symattn.attention([[1], [0], [1], [0], [1], [0]], [[1]] * 6, [[1]] * 6, tokens=HOSTILE,
+                             title=r"\write18{touch /tmp/pwned} 100% ~")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_hostile_labels_appear_literally_in_the_pdf(hostile_trace, lang):
+    tex = symattn.render(hostile_trace, "latex", lang=lang, standalone=True, figure=True)
+    text = pdf_text(compile_tex(tex, lang))
+    for label in HOSTILE + [r"\write18{touch /tmp/pwned} 100% ~"]:
+        assert label in text, label
+
+
+def test_hostile_labels_render_with_katex(hostile_trace):
+    md = symattn.render(hostile_trace, "markdown", figure=True)
+    assert "</script>" not in md and "&lt;/script&gt;" in md
+    assert katex_errors(math_blocks(md)) == []
+
+
+def test_jupyter_representations():
+    trace = symattn.attention([[1]], [[0], ["ln(3)"]], [[1], [2]])
+    assert trace._repr_latex_() == (r"$$A = \left[\begin{array}{cc} \frac{1}{4} & \frac{3}{4} "
+                                    r"\end{array}\right],\qquad O = \left[\begin{array}{c} "
+                                    r"\frac{7}{4} \end{array}\right]$$")
+    assert trace._repr_markdown_().startswith("# Derivation\n")
