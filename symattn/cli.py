@@ -46,6 +46,20 @@ def build_parser() -> argparse.ArgumentParser:
     check = commands.add_parser("check", help="prove the invariants and cross-check with mpmath")
     check.add_argument("file", help="problem file (TOML)")
     check.add_argument("--digits", type=int, default=50, help="mpmath digits (default 50)")
+    verify = commands.add_parser("verify", help="judge claimed answers against the exact result")
+    verify.add_argument("file", help="problem file (TOML), its [answers] table is judged")
+    verify.add_argument("--answers", help="a TOML file with an [answers] table to judge instead")
+    verify.add_argument("--format", choices=("text", "json"), default="text")
+    verify.add_argument("--lang", choices=("en", "zh"), default="en")
+    grade = commands.add_parser("grade", help="grade a CSV of untrusted student answers")
+    grade.add_argument("file", help="problem file (TOML)")
+    grade.add_argument("--submissions", required=True,
+                       help="CSV: a header id,<claim key>,... then one row per student")
+    grade.add_argument("-o", "--output", help="write the per-student report (CSV) here")
+    grade.add_argument("--lang", choices=("en", "zh"), default="en")
+    grade.add_argument("--time-limit", type=float, default=2.0,
+                       help="seconds one answer may take before it is marked invalid (default 2)")
+    grade.add_argument("--workers", type=int, default=2, help="worker processes (default 2)")
     return parser
 
 
@@ -70,10 +84,20 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from .commands import run_grade, run_verify
+    from .model import ShapeProblem
     from .pipeline import attend
     from .spec import load_problem
 
-    trace = attend(load_problem(Path(args.file)))
+    problem = load_problem(Path(args.file))
+    if args.command == "verify":
+        return run_verify(problem, args)
+    if args.command == "grade":
+        return run_grade(problem, args)
+    if isinstance(problem, ShapeProblem):
+        from .commands import run_shapes
+        return run_shapes(problem, args)
+    trace = attend(problem)
     if args.command == "solve":
         return _solve(trace, args)
     return _check(trace, args)

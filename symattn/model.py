@@ -3,12 +3,22 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any, Callable
 
 import sympy as sp
 
 STAGES = ("Q", "K", "V", "R", "S", "M", "L", "A", "O")
 MASK_KINDS = ("none", "causal", "causal-bottom-right")
 FULLY_MASKED_POLICIES = ("error", "zero", "uniform")
+
+
+@dataclass(frozen=True)
+class Grading:
+    """How decimal answers are judged when not by correct rounding (a problem's [grading] table)."""
+
+    tolerance: sp.Expr | None = None  # absolute
+    relative: sp.Expr | None = None
+    sigfigs: int | None = None
 
 
 @dataclass(frozen=True)
@@ -30,6 +40,8 @@ class Problem:
     key_tokens: tuple[str, ...] | None = None
     symbols: tuple[sp.Symbol, ...] = ()
     source: str = "<problem>"
+    answers: tuple = ()  # Claims (symattn.claims) from the file's [answers] table
+    grading: Grading = Grading()
 
     @property
     def n_q(self) -> int:
@@ -65,25 +77,109 @@ class Problem:
         return tuple(str(j) for j in range(1, self.n_k + 1))
 
 
+def stage_shapes(n_q: int, n_k: int, d_k: int, d_v: int) -> dict[str, tuple[int, int]]:
+    """The shape of every stage from the four sizes."""
+    return {"Q": (n_q, d_k), "K": (n_k, d_k), "V": (n_k, d_v),
+            **{name: (n_q, n_k) for name in "RSMLA"}, "O": (n_q, d_v)}
+
+
+@dataclass(frozen=True)
+class ShapeProblem:
+    """A problem that gives only the shapes of Q, K and V (the course's first exercise)."""
+
+    n_q: int
+    n_k: int
+    d_k: int
+    d_v: int
+    title: str | None = None
+    source: str = "<problem>"
+    answers: tuple = ()
+    grading: Grading = Grading()
+
+    @property
+    def shapes(self) -> dict[str, tuple[int, int]]:
+        return stage_shapes(self.n_q, self.n_k, self.d_k, self.d_v)
+
+    def facts(self) -> Facts:
+        """Shapes and sizes only: claims about values cannot be judged here."""
+        scalars = {name: sp.Integer(getattr(self, name)) for name in ("n_q", "n_k", "d_k", "d_v")}
+        return Facts(self.shapes, scalars)
+
+
+@dataclass(frozen=True)
+class Facts:
+    """What answers are judged against: shapes, scalars, and the exact stages when known."""
+
+    shapes: dict[str, tuple[int, int]]
+    scalars: dict[str, sp.Expr]
+    matrices: dict[str, sp.ImmutableMatrix] | None = None
+    symbols: tuple[sp.Symbol, ...] = ()
+
+    def sample_points(self) -> list[dict[sp.Symbol, sp.Expr]]:
+        """Points where expressions in the declared symbols are compared (all positive)."""
+        if not self.symbols:
+            return [{}]
+        starts = (sp.Rational(3, 7), sp.Rational(13, 11), sp.Rational(2, 5))
+        return [{s: start + sp.Rational(k, 3) for k, s in enumerate(self.symbols)}
+                for start in starts]
+
+
+class Lazy:
+    """A Trace stage given as a function: built on first access, then kept."""
+
+    __slots__ = ("build",)
+
+    def __init__(self, build: Callable[[], Any]) -> None:
+        self.build = build
+
+
+class _Stage:
+    """A Trace field that may be given as Lazy; reading it always gives the value."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, trace: Any, owner: type | None = None) -> Any:
+        if trace is None:
+            raise AttributeError(self.name)  # so that dataclass sees no default
+        value = trace.__dict__[self.name]
+        if isinstance(value, Lazy):
+            value = trace.__dict__[self.name] = value.build()
+        return value
+
+    def __set__(self, trace: Any, value: Any) -> None:  # only __init__ gets here (frozen)
+        trace.__dict__[self.name] = value
+
+
+LAZY_STAGES = ("R", "S", "M", "L", "E", "Z")
+
+
 @dataclass(frozen=True)
 class Trace:
     """Every stage of one exact computation, plus what the softmax did row by row.
 
     E holds exp(L) (0 where masked), Z the row sums of E (None for a fully masked row);
     A_ij = E_ij / Z_i, written as one fraction over the row's shared denominator.
+    R, S, M, L, E and Z may be given as Lazy(function): they are built when first read.
     """
 
     problem: Problem
-    R: sp.ImmutableMatrix
-    S: sp.ImmutableMatrix
-    M: sp.ImmutableMatrix
-    L: sp.ImmutableMatrix
-    E: sp.ImmutableMatrix
-    Z: tuple[sp.Expr | None, ...]
+    R: sp.ImmutableMatrix = _Stage()
+    S: sp.ImmutableMatrix = _Stage()
+    M: sp.ImmutableMatrix = _Stage()
+    L: sp.ImmutableMatrix = _Stage()
+    E: sp.ImmutableMatrix = _Stage()
+    Z: tuple[sp.Expr | None, ...] = _Stage()
     A: sp.ImmutableMatrix
     O: sp.ImmutableMatrix
     readable: tuple[tuple[bool, ...], ...]
     fully_masked_rows: tuple[int, ...] = ()
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickling and copying build the lazy stages first."""
+        for name in LAZY_STAGES:
+            getattr(self, name)
+        return dict(self.__dict__)
 
     @property
     def Q(self) -> sp.ImmutableMatrix:
@@ -106,6 +202,14 @@ class Trace:
     @property
     def shapes(self) -> dict[str, tuple[int, int]]:
         return {name: self.stage(name).shape for name in STAGES}
+
+    def facts(self) -> Facts:
+        """What claims about this trace are judged against."""
+        p = self.problem
+        scalars = {"n_q": sp.Integer(p.n_q), "n_k": sp.Integer(p.n_k), "d_k": sp.Integer(p.d_k),
+                   "d_v": sp.Integer(p.d_v), "tau": p.temperature, "s": p.scale_factor}
+        return Facts(stage_shapes(p.n_q, p.n_k, p.d_k, p.d_v), scalars,
+                     {name: self.stage(name) for name in STAGES}, p.symbols)
 
     def _repr_markdown_(self) -> str:
         """Jupyter shows the derivation (summary detail)."""

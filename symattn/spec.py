@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import tomllib
 from fractions import Fraction
 from numbers import Integral
 from pathlib import Path
@@ -13,11 +12,13 @@ import sympy as sp
 from .errors import InputError, ProblemError
 from .expressions import CONSTANTS, FUNCTION_NAMES, INFINITY_NAMES, parse_expression
 from .labels import check_label
-from .model import FULLY_MASKED_POLICIES, MASK_KINDS, Problem
+from .answers import read_answers, read_grading
+from .files import MAX_FILE_BYTES, TomlDecimal, decode_toml, read_text  # noqa: F401
+from .model import FULLY_MASKED_POLICIES, MASK_KINDS, Grading, Problem, ShapeProblem
 
-MAX_FILE_BYTES = 1_000_000
 MAX_SIDE = 512
-TOP_KEYS = frozenset({"title", "tokens", "key_tokens", "symbols", "input", "attention"})
+TOP_KEYS = frozenset({"title", "tokens", "key_tokens", "symbols", "input", "attention",
+                      "answers", "grading"})
 INPUT_KEYS = frozenset({"Q", "K", "V"})
 ATTENTION_KEYS = frozenset({"mask", "keep", "key_lengths", "bias", "temperature", "scale",
                             "fully_masked"})
@@ -37,49 +38,9 @@ def load_problem(path_or_text: str | Path, *, source: str | None = None) -> Prob
     return parse_problem(path_or_text, source=source or "<text>")
 
 
-def read_text(path: Path) -> str:
-    """The file's text: UTF-8 (a BOM is allowed), at most MAX_FILE_BYTES."""
-    try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise InputError(f"file is {size} bytes (limit {MAX_FILE_BYTES})", source=str(path))
-        with path.open("rb") as file:  # at most one byte past the limit, even from a device
-            data = file.read(MAX_FILE_BYTES + 1)
-    except OSError as error:
-        raise InputError(f"cannot read file: {error.strerror or error}", source=str(path)) from None
-    if len(data) > MAX_FILE_BYTES:
-        raise InputError(f"file is over {MAX_FILE_BYTES} bytes", source=str(path))
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        raise InputError(f"not UTF-8 text (bad byte at offset {error.start})",
-                         source=str(path)) from None
-
-
-def parse_problem(text: str, *, source: str = "<text>") -> Problem:
-    """Parse TOML text into a Problem (a leading byte order mark is ignored)."""
-    text = text.removeprefix("\ufeff")
-    if len(text) > MAX_FILE_BYTES:
-        raise InputError(f"text is {len(text)} characters (limit {MAX_FILE_BYTES})", source=source)
-    if "\x00" in text:
-        raise InputError("file contains a NUL character", source=source)
-    try:
-        data = tomllib.loads(text, parse_float=_TomlDecimal)
-    except tomllib.TOMLDecodeError as error:
-        raise InputError(f"TOML syntax: {error}", source=source) from None
-    except RecursionError:
-        raise InputError("TOML nested too deeply", source=source) from None
-    except ValueError as error:  # an integer literal beyond Python's digit limit
-        reason = "an integer has too many digits" if "digits" in str(error) else str(error)
-        raise InputError(f"TOML value: {reason}", source=source) from None
-    return Reader(source).problem(data)
-
-
-class _TomlDecimal(str):
-    """A TOML float kept as its literal text, so 0.85 means exactly 17/20 (1_000.5 is 1000.5)."""
-
-    def __new__(cls, text: str) -> _TomlDecimal:
-        return super().__new__(cls, text.replace("_", ""))
+def parse_problem(text: str, *, source: str = "<text>") -> Problem | ShapeProblem:
+    """Parse TOML text into a Problem, or a ShapeProblem when Q, K, V are given as shapes."""
+    return Reader(source).problem(decode_toml(text, source))
 
 
 class Reader:
@@ -91,7 +52,7 @@ class Reader:
     def fail(self, key: str, reason: str) -> InputError:
         return InputError(reason, source=self.source, key=key)
 
-    def problem(self, data: Mapping[str, Any]) -> Problem:
+    def problem(self, data: Mapping[str, Any]) -> Problem | ShapeProblem:
         self.only(data, TOP_KEYS, "")
         symbols = self.symbols(data.get("symbols", {}))
         inputs = self.table(data, "input", required=True)
@@ -99,6 +60,10 @@ class Reader:
         for name in ("Q", "K", "V"):
             if name not in inputs:
                 raise self.fail(f"input.{name}", "missing (Q, K and V are required)")
+        answers = read_answers(data, symbols, self.source)
+        grading = read_grading(data, self.source)
+        if any(isinstance(inputs[n], dict) for n in ("Q", "K", "V")):
+            return self.shape_problem(data, inputs, answers, grading)
         Q, K, V = (self.matrix(inputs[n], f"input.{n}", symbols) for n in ("Q", "K", "V"))
         check_shapes(Q, K, V, self.source)
         options = self.table(data, "attention", required=False)
@@ -118,7 +83,32 @@ class Reader:
             key_tokens=self.labels(data.get("key_tokens"), "key_tokens", n_k),
             symbols=tuple(symbols.values()),
             source=self.source,
+            answers=answers,
+            grading=grading,
         )
+
+    def shape_problem(self, data: Mapping[str, Any], inputs: Mapping[str, Any],
+                      answers: tuple, grading: Grading) -> ShapeProblem:
+        """Q, K, V given as {shape = [rows, columns]}: only shapes can be derived and judged."""
+        if "attention" in data:
+            raise self.fail("attention", "a problem that gives only shapes takes no [attention] options")
+        shapes = {n: self.shape(inputs[n], f"input.{n}") for n in ("Q", "K", "V")}
+        check_shapes(shapes["Q"], shapes["K"], shapes["V"], self.source)
+        (n_q, d_k), (n_k, _), (_, d_v) = shapes["Q"], shapes["K"], shapes["V"]
+        title = self.label(data["title"], "title") if "title" in data else None
+        return ShapeProblem(n_q=n_q, n_k=n_k, d_k=d_k, d_v=d_v, title=title, source=self.source,
+                            answers=answers, grading=grading)
+
+    def shape(self, value: Any, key: str) -> tuple[int, int]:
+        if not isinstance(value, dict):
+            raise self.fail(key, "give every one of Q, K, V as {shape = [rows, columns]} "
+                                 "when one of them is")
+        self.only(value, frozenset({"shape"}), key)
+        shape = value.get("shape")
+        if not (isinstance(shape, list) and len(shape) == 2 and all(
+                isinstance(x, int) and not isinstance(x, bool) and 1 <= x <= 100_000 for x in shape)):
+            raise self.fail(f"{key}.shape", "must be [rows, columns], two integers from 1 to 100000")
+        return (shape[0], shape[1])
 
     def only(self, table: Mapping[str, Any], allowed: frozenset[str], where: str) -> None:
         for key in table:
@@ -273,14 +263,15 @@ class Reader:
         return tuple(self.label(x, f"{key}[{i}]") for i, x in enumerate(value, start=1))
 
 
-def check_shapes(Q: sp.ImmutableMatrix, K: sp.ImmutableMatrix, V: sp.ImmutableMatrix,
-                 source: str) -> None:
-    """The two constraints: Q and K share d_k; K and V share n_k."""
-    if Q.cols != K.cols:
-        raise ProblemError(f"Q is {Q.rows}x{Q.cols} and K is {K.rows}x{K.cols}: Q and K must "
+def check_shapes(Q: Any, K: Any, V: Any, source: str) -> None:
+    """The two constraints: Q and K share d_k; K and V share n_k (matrices or (rows, columns))."""
+    (q_rows, q_cols), (k_rows, k_cols), (v_rows, v_cols) = (
+        m.shape if hasattr(m, "shape") else m for m in (Q, K, V))
+    if q_cols != k_cols:
+        raise ProblemError(f"Q is {q_rows}x{q_cols} and K is {k_rows}x{k_cols}: Q and K must "
                            "have the same number of columns (d_k)", source=source, key="input.K")
-    if K.rows != V.rows:
-        raise ProblemError(f"K is {K.rows}x{K.cols} and V is {V.rows}x{V.cols}: K and V must "
+    if k_rows != v_rows:
+        raise ProblemError(f"K is {k_rows}x{k_cols} and V is {v_rows}x{v_cols}: K and V must "
                            "have the same number of rows (n_k)", source=source, key="input.V")
 
 
@@ -291,5 +282,5 @@ def _name(key: Any) -> str:
 
 def _kind(value: Any) -> str:
     names = {bool: "a boolean", int: "an integer", str: "a string", list: "a list",
-             dict: "a table", _TomlDecimal: "a number"}
+             dict: "a table", TomlDecimal: "a number"}
     return names.get(type(value), f"a {type(value).__name__}")

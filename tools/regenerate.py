@@ -19,6 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from symattn import attend, load_problem, render  # noqa: E402
+from symattn.model import ShapeProblem  # noqa: E402
 
 EXAMPLES = ROOT / "worked_examples"
 VARIANTS = {f"derivation.{lang}.{suffix}": dict(to=to, lang=lang)
@@ -48,6 +49,8 @@ def main() -> int:
     parser.add_argument("--png", action="store_true", help="also render page 1 of each English PDF")
     args = parser.parse_args()
     for problem in sorted(EXAMPLES.glob("*/problem.toml")):
+        if isinstance(load_problem(problem), ShapeProblem):
+            continue
         for name, text in golden(problem).items():
             (problem.parent / name).write_text(text, encoding="utf-8")
         if args.png:

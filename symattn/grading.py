@@ -1,0 +1,168 @@
+"""Batch grading of untrusted submissions: each answer judged in a worker process under a hard
+time limit, so one pathological answer costs at most its limit and is marked invalid."""
+
+from __future__ import annotations
+
+import csv
+import io
+import multiprocessing
+import resource
+import time
+from collections import deque
+from dataclasses import dataclass
+from multiprocessing.connection import Connection, wait
+from pathlib import Path
+from typing import Callable
+
+from .claims import parse_claim, parse_key
+from .errors import InputError
+from .judge import Verdict, judge
+from .model import Facts, Grading
+
+MAX_SUBMISSIONS_BYTES = 50_000_000
+WORKER_MEMORY_BYTES = 4 * 2**30
+
+
+@dataclass(frozen=True)
+class Submissions:
+    """The claim keys (CSV header after the id column) and each student's answers as text."""
+
+    keys: tuple[str, ...]
+    students: tuple[tuple[str, tuple[str, ...]], ...]  # (id, one answer per key)
+
+
+@dataclass(frozen=True)
+class Graded:
+    """One student's verdicts (one per key) and score (the number of correct claims)."""
+
+    student: str
+    verdicts: tuple[Verdict, ...]
+
+    @property
+    def score(self) -> int:
+        return sum(v.status == "correct" for v in self.verdicts)
+
+
+def read_submissions(path: Path) -> Submissions:
+    """Read the CSV: a header `id,<claim key>,...`, then one row per student."""
+    source = str(path)
+    try:
+        if path.stat().st_size > MAX_SUBMISSIONS_BYTES:
+            raise InputError(f"file is over {MAX_SUBMISSIONS_BYTES} bytes", source=source)
+        text = path.read_bytes().decode("utf-8-sig")
+    except OSError as error:
+        raise InputError(f"cannot read file: {error.strerror or error}", source=source) from None
+    except UnicodeDecodeError as error:
+        raise InputError(f"not UTF-8 text (bad byte at offset {error.start})", source=source) from None
+    if "\x00" in text:
+        raise InputError("file contains a NUL character", source=source)
+    try:
+        rows = list(csv.reader(io.StringIO(text, newline=""), strict=True))
+    except csv.Error as error:
+        raise InputError(f"CSV: {error}", source=source) from None
+    if not rows or len(rows[0]) < 2:
+        raise InputError("the first line must be a header: id, then one column per claim key",
+                         source=source, key="line 1")
+    keys = tuple(k.strip() for k in rows[0][1:])
+    for column, key in enumerate(keys, start=2):
+        try:
+            parse_key(key)
+        except InputError as error:
+            hint = " (a key with a comma must be quoted: \"O[3,1]\")" if key.count("[") > key.count("]") else ""
+            raise InputError(error.reason + hint, source=source, key="line 1", column=column) from None
+    students = []
+    for line, row in enumerate(rows[1:], start=2):
+        if not any(cell.strip() for cell in row):
+            continue
+        if len(row) > len(keys) + 1:
+            raise InputError(f"{len(row)} cells but the header has {len(keys) + 1}",
+                             source=source, key=f"line {line}")
+        answers = tuple(row[1:]) + ("",) * (len(keys) + 1 - len(row))
+        students.append((row[0].strip(), answers))
+    return Submissions(keys, tuple(students))
+
+
+def judge_text(key: str, text: str, facts: Facts, grading: Grading, symbols: dict) -> Verdict:
+    """Parse and judge one untrusted answer (an empty cell is an invalid, missing answer)."""
+    if not text.strip():
+        return Verdict(key, "invalid", (), "unreadable", ("no answer",))
+    return judge(parse_claim(key, text, symbols), facts, grading)
+
+
+class _Worker:
+    """A forked process that judges answers sent over a pipe; killed if it overruns."""
+
+    def __init__(self, facts: Facts, grading: Grading, symbols: dict) -> None:
+        self.conn, child = multiprocessing.get_context("fork").Pipe()
+        self.process = multiprocessing.get_context("fork").Process(
+            target=_serve, args=(child, facts, grading, symbols), daemon=True)
+        self.process.start()
+        child.close()
+        self.task: tuple[int, int] | None = None
+        self.deadline = 0.0
+
+    def stop(self) -> None:
+        self.process.kill()
+        self.process.join()
+        self.conn.close()
+
+
+def _serve(conn: Connection, facts: Facts, grading: Grading, symbols: dict) -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (WORKER_MEMORY_BYTES, WORKER_MEMORY_BYTES))
+    while True:
+        try:
+            key, text = conn.recv()
+        except EOFError:
+            return
+        try:
+            verdict = judge_text(key, text, facts, grading, symbols)
+        except Exception as error:  # an answer that breaks the judge is invalid, not fatal
+            verdict = Verdict(key, "invalid", (), "unreadable",
+                              (f"{type(error).__name__}: {str(error)[:80]}",))
+        conn.send(verdict)
+
+
+def grade(submissions: Submissions, facts: Facts, grading: Grading, symbols: dict, *,
+          workers: int = 2, time_limit: float = 2.0,
+          progress: Callable[[int, int], None] | None = None) -> list[Graded]:
+    """Judge every answer in worker processes; each answer gets at most `time_limit` seconds."""
+    tasks = deque((s, k) for s in range(len(submissions.students)) for k in range(len(submissions.keys)))
+    total = len(tasks)
+    results: dict[tuple[int, int], Verdict] = {}
+    pool = [_Worker(facts, grading, symbols) for _ in range(max(1, min(workers, total)))]
+    try:
+        while len(results) < total:
+            for worker in pool:
+                if worker.task is None and tasks:
+                    worker.task = tasks.popleft()
+                    student, key = worker.task
+                    worker.conn.send((submissions.keys[key], submissions.students[student][1][key]))
+                    worker.deadline = time.monotonic() + time_limit
+            busy = [w for w in pool if w.task is not None]
+            timeout = max(0.0, min(w.deadline for w in busy) - time.monotonic())
+            ready = wait([w.conn for w in busy], timeout=timeout)
+            for index, worker in enumerate(pool):
+                if worker.task is None:
+                    continue
+                key = submissions.keys[worker.task[1]]
+                failure = None
+                if worker.conn in ready:
+                    try:
+                        results[worker.task] = worker.conn.recv()
+                        worker.task = None
+                        continue
+                    except (EOFError, OSError):
+                        failure = "the checker stopped on this answer (memory or crash)"
+                elif time.monotonic() >= worker.deadline:
+                    failure = f"time limit of {time_limit:g} s exceeded"
+                if failure:
+                    results[worker.task] = Verdict(key, "invalid", (), "unreadable", (failure,))
+                    worker.stop()
+                    pool[index] = _Worker(facts, grading, symbols)
+            if progress:
+                progress(len(results), total)
+    finally:
+        for worker in pool:
+            worker.stop()
+    return [Graded(student, tuple(results[(s, k)] for k in range(len(submissions.keys))))
+            for s, (student, _) in enumerate(submissions.students)]

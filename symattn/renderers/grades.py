@@ -1,0 +1,47 @@
+"""Grading results as a CSV report (per student, per claim) and a printed summary per claim."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from ..grading import Graded
+from ..judge import Verdict
+from .phrases import say
+from .verdicts import SEPARATOR, _entry_line
+
+
+def feedback(verdict: Verdict, lang: str) -> str:
+    """One line: why a claim is not correct (empty when it is)."""
+    if verdict.status == "correct":
+        return ""
+    if verdict.note:
+        return say(f"note_{verdict.note}", lang, *verdict.note_values)
+    bad = [e for e in verdict.entries if e.status != "correct"]
+    return SEPARATOR[lang].join(_entry_line(verdict, e, lang) for e in bad[:3]) + \
+        (" …" if len(bad) > 3 else "")
+
+
+def render_grades_csv(keys: tuple[str, ...], graded: list[Graded], lang: str = "en") -> str:
+    """id, score, total, then for each claim its status and its feedback."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["id", "score", "total"] + [c for k in keys for c in (k, f"{k} feedback")])
+    for student in graded:
+        cells = [c for v in student.verdicts for c in (v.status, feedback(v, lang))]
+        writer.writerow([student.student, student.score, len(keys)] + cells)
+    return out.getvalue()
+
+
+def render_grade_summary(keys: tuple[str, ...], graded: list[Graded], lang: str = "en") -> str:
+    """How many students got each claim right, and how many answers were invalid."""
+    width = max(len(k) for k in keys)
+    lines = []
+    for index, key in enumerate(keys):
+        statuses = [g.verdicts[index].status for g in graded]
+        counts = ", ".join(f"{say(f'status_{s}', lang)} {statuses.count(s)}"
+                           for s in ("correct", "wrong", "undecided", "invalid") if statuses.count(s))
+        lines.append(f"{key.ljust(width)}  {statuses.count('correct')}/{len(graded)}  ({counts})")
+    total = sum(g.score for g in graded)
+    lines.append(say("summary_some", lang, correct=total, total=len(graded) * len(keys)))
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,122 @@
+"""Batch grading: CSV reading, per-student verdicts, isolation of slow or crashing answers, hostile text."""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import random
+import time
+
+import pytest
+
+from conftest import EXAMPLES
+from symattn import cli, grading, load_problem
+from symattn.errors import InputError
+from symattn.grading import grade, read_submissions
+from symattn.verification import facts_of
+
+CAUSAL = EXAMPLES / "02_causal_three_positions" / "problem.toml"
+
+
+def write(tmp_path, text: str, name: str = "subs.csv"):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def grade_text(tmp_path, text: str, **options):
+    problem = load_problem(CAUSAL)
+    subs = read_submissions(write(tmp_path, text))
+    return subs, grade(subs, facts_of(problem), problem.grading, {}, **options)
+
+
+def test_students_are_graded_claim_by_claim(tmp_path):
+    subs, graded = grade_text(tmp_path, 'id,A[3],"O[3,1]",shape(O)\n'
+                                        'ann,"(1/6, 1/2, 1/3)",2.33,3x2\n'
+                                        'ben,"(1/6, 1/3, 1/2)",7/2,\n')
+    assert subs.keys == ("A[3]", "O[3,1]", "shape(O)")
+    assert [(g.student, [v.status for v in g.verdicts], g.score) for g in graded] == [
+        ("ann", ["correct", "correct", "correct"], 3),
+        ("ben", ["wrong", "wrong", "invalid"], 0)]
+
+
+@pytest.mark.parametrize("text, message", [
+    ("", "the first line must be a header"),
+    ("id\n", "the first line must be a header"),
+    ("id,X[1]\n", "line 1, column 2: unknown claim key 'X[1]'"),
+    ("id,O[3,1]\n", "a key with a comma must be quoted"),
+    ('id,A\nann,1,2\n', "line 2: 3 cells but the header has 2"),
+    ('id,A\nann,"unclosed\n', "CSV: unexpected end of data"),
+    ("id,A\nann,\x00\n", "NUL character"),
+], ids=["empty", "no-claims", "bad-key", "unquoted-comma", "extra-cells", "bad-quote", "nul"])
+def test_bad_submission_files(tmp_path, text, message):
+    with pytest.raises(InputError, match=message.replace("[", r"\[").replace("]", r"\]")):
+        read_submissions(write(tmp_path, text))
+
+
+def test_bad_utf8_is_refused(tmp_path):
+    path = tmp_path / "bad.csv"
+    path.write_bytes(b"id,A\nann,\xff\n")
+    with pytest.raises(InputError, match="not UTF-8"):
+        read_submissions(path)
+
+
+def test_a_slow_answer_costs_its_time_limit_and_is_invalid(tmp_path, monkeypatch):
+    real = grading.judge_text
+
+    def judge_text(key, text, *rest):
+        if text == "SLOW":
+            time.sleep(60)
+        if text == "CRASH":
+            os._exit(1)
+        return real(key, text, *rest)
+
+    monkeypatch.setattr(grading, "judge_text", judge_text)  # forked workers inherit it
+    started = time.monotonic()
+    _, graded = grade_text(tmp_path, "id,\"A[3,1]\"\nann,SLOW\nben,1/6\ncid,CRASH\ndan,0.17\n",
+                           time_limit=0.5)
+    assert time.monotonic() - started < 20
+    verdicts = [g.verdicts[0] for g in graded]
+    assert [v.status for v in verdicts] == ["invalid", "correct", "invalid", "correct"]
+    assert verdicts[0].note_values == ("time limit of 0.5 s exceeded",)
+    assert verdicts[2].note_values == ("the checker stopped on this answer (memory or crash)",)
+
+
+HOSTILE = [
+    "__import__('os').system('touch {canary}')", "open('{canary}', 'w').write('x')",
+    "().__class__.__bases__[0].__subclasses__()", "lambda: 1", "9^9^9", "10^10^10",
+    "exp(exp(exp(exp(1))))", "2^(2^(2^(2^(2^5))))", "(" * 500 + "1" + ")" * 500, "1/0", "ln(0)",
+    "(1/6, 1/2", "[[1,2],[3]]", "x" * 30_000, "\u202e1/3", "1 2 3", "", "sqrt(-1)",
+]
+
+
+def test_a_thousand_submissions_with_hostile_answers(tmp_path, capsys):
+    canary = tmp_path / "canary"
+    rng = random.Random(7)
+    honest = ["(1/6, 1/2, 1/3)", "(0.17, 0.5, 0.33)", "(1/6, 0.5, 0.3)", "(0.2, 0.5, 0.3)"]
+    rows = io.StringIO()
+    writer = csv.writer(rows)
+    writer.writerow(["id", "A[3]", "O[3,1]"])
+    hostile_rows = set()
+    for i in range(1000):
+        if i % 10 == 0:
+            hostile_rows.add(f"s{i}")
+            cells = [rng.choice(HOSTILE).format(canary=canary) for _ in range(2)]
+        else:
+            cells = [rng.choice(honest), rng.choice(["7/3", "2.33", "2.4", "14/6"])]
+        writer.writerow([f"s{i}"] + cells)
+    subs = write(tmp_path, rows.getvalue())
+    report = tmp_path / "report.csv"
+    code = cli.main(["grade", str(CAUSAL), "--submissions", str(subs), "-o", str(report)])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert not canary.exists()
+    table = list(csv.DictReader(report.open(encoding="utf-8")))
+    assert len(table) == 1000
+    for row in table:
+        if row["id"] in hostile_rows:
+            assert row["O[3,1]"] in ("invalid", "wrong") and row["O[3,1] feedback"]
+        else:
+            assert row["O[3,1]"] in ("correct", "wrong")
+    assert out.splitlines()[0].startswith("A[3]    ")
