@@ -48,14 +48,19 @@ def _rows(matrix: Any) -> list[list[Any]] | None:
     return [list(row) if isinstance(row, (list, tuple)) else row for row in matrix]
 
 
-def render(trace: Trace, to: str = "text", *, lang: str = "en", detail: str = "standard",
-           row: int | None = None, places: int = 4, figure: bool = False,
+PRESENTATION_DEFAULTS = {"lang": "en", "detail": "standard", "row": None, "places": 4,
+                         "figure": False}
+
+
+def render(trace: Trace, to: str = "text", *, lang: str | None = None, detail: str | None = None,
+           row: int | None = None, places: int | None = None, figure: bool | None = None,
            standalone: bool = False, digits: int = 50) -> str:
     """Render a trace: "text", "json", "latex" or "markdown" (derivations in "en" or "zh").
 
     For LaTeX and Markdown the checks run first (at `digits`) so the derivation can close with
     them; `detail` is "summary", "standard" (one row written out: `row`, default the last) or
-    "full" (every row); `figure` adds a heatmap of A.
+    "full" (every row); `figure` adds a heatmap of A. An option left as None takes the problem
+    file's [derivation] value, else its default (PRESENTATION_DEFAULTS).
     """
     from .checks import check
     from .derivation import Options, derive
@@ -63,6 +68,10 @@ def render(trace: Trace, to: str = "text", *, lang: str = "en", detail: str = "s
     from .renderers import FORMATS, render_derivation, render_trace
     from .renderers.phrases import LANGUAGES
 
+    given = {"lang": lang, "detail": detail, "row": row, "places": places, "figure": figure}
+    chosen = {**PRESENTATION_DEFAULTS, **dict(trace.problem.presentation),
+              **{k: v for k, v in given.items() if v is not None}}
+    lang, detail, row, places, figure = (chosen[k] for k in PRESENTATION_DEFAULTS)
     if to not in FORMATS:
         raise ValueError(f"unknown format {to!r}; formats are {', '.join(FORMATS)}")
     if lang not in LANGUAGES:

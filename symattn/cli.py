@@ -31,13 +31,14 @@ def build_parser() -> argparse.ArgumentParser:
     solve = commands.add_parser("solve", help="compute every stage of a problem file")
     solve.add_argument("file", help="problem file (TOML)")
     solve.add_argument("--format", choices=("text", "json", "latex", "markdown"), default="text")
-    solve.add_argument("--lang", choices=("en", "zh"), default="en",
+    solve.add_argument("--lang", choices=("en", "zh"),
                        help="language of a derivation (latex, markdown)")
-    solve.add_argument("--detail", choices=("summary", "standard", "full"), default="standard",
+    solve.add_argument("--detail", choices=("summary", "standard", "full"),
                        help="summary: matrices only; standard: one row written out; full: all rows")
     solve.add_argument("--row", type=int, help="the query row written out (1-based; default last)")
-    solve.add_argument("--places", type=int, default=4, help="decimal places shown (default 4)")
-    solve.add_argument("--figure", action="store_true", help="add a heatmap of the weights A")
+    solve.add_argument("--places", type=int, help="decimal places shown (default 4)")
+    solve.add_argument("--figure", action="store_const", const=True,
+                       help="add a heatmap of the weights A")
     solve.add_argument("--standalone", action="store_true",
                        help="a complete LaTeX document instead of a fragment for \\input")
     solve.add_argument("--digits", type=int, default=50,
@@ -106,7 +107,7 @@ def _run(args: argparse.Namespace) -> int:
 def _solve(trace, args: argparse.Namespace) -> int:
     from .api import render
 
-    if not 0 <= args.places <= 50:
+    if args.places is not None and not 0 <= args.places <= 50:
         raise _UsageError("--places must be from 0 to 50")
     if args.row is not None and not 1 <= args.row <= trace.problem.n_q:
         raise _UsageError(f"--row must be from 1 to {trace.problem.n_q}")

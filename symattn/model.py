@@ -42,6 +42,7 @@ class Problem:
     source: str = "<problem>"
     answers: tuple = ()  # Claims (symattn.claims) from the file's [answers] table
     grading: Grading = Grading()
+    presentation: tuple[tuple[str, object], ...] = ()  # the file's [derivation] options
 
     @property
     def n_q(self) -> int:

@@ -18,7 +18,9 @@ from .model import FULLY_MASKED_POLICIES, MASK_KINDS, Grading, Problem, ShapePro
 
 MAX_SIDE = 512
 TOP_KEYS = frozenset({"title", "tokens", "key_tokens", "symbols", "input", "attention",
-                      "answers", "grading"})
+                      "answers", "grading", "derivation"})
+DERIVATION_KEYS = {"lang": ("en", "zh"), "detail": ("summary", "standard", "full"),
+                   "row": None, "places": None, "figure": None}
 INPUT_KEYS = frozenset({"Q", "K", "V"})
 ATTENTION_KEYS = frozenset({"mask", "keep", "key_lengths", "bias", "temperature", "scale",
                             "fully_masked"})
@@ -85,7 +87,24 @@ class Reader:
             source=self.source,
             answers=answers,
             grading=grading,
+            presentation=self.presentation(data, n_q),
         )
+
+    def presentation(self, data: Mapping[str, Any], n_q: int) -> tuple[tuple[str, object], ...]:
+        """The [derivation] table: default lang, detail, row, places and figure for this file."""
+        table = self.table(data, "derivation", required=False)
+        self.only(table, frozenset(DERIVATION_KEYS), "derivation")
+        for key, value in table.items():
+            where = f"derivation.{key}"
+            if DERIVATION_KEYS[key] is not None and value not in DERIVATION_KEYS[key]:
+                raise self.fail(where, f"must be one of {', '.join(map(repr, DERIVATION_KEYS[key]))}")
+            limits = {"row": (1, n_q), "places": (0, 50)}.get(key)
+            if key == "figure" and not isinstance(value, bool):
+                raise self.fail(where, "must be true or false")
+            if limits and (isinstance(value, bool) or not isinstance(value, int)
+                           or not limits[0] <= value <= limits[1]):
+                raise self.fail(where, f"must be an integer from {limits[0]} to {limits[1]}")
+        return tuple(sorted(table.items()))
 
     def shape_problem(self, data: Mapping[str, Any], inputs: Mapping[str, Any],
                       answers: tuple, grading: Grading) -> ShapeProblem:

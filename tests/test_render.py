@@ -78,7 +78,7 @@ def test_two_position_seed_names_a_p_q(example):
 
 
 def test_five_tokens_use_a_generator_t(example):
-    md = render("05_five_tokens_temperature", example, to="markdown", lang="zh")
+    md = render("05_five_tokens_temperature", example, to="markdown", lang="zh", row=5)
     assert r"t &= e^{\frac{20 \sqrt{3}}{51}} \approx 1.9724" in md
     assert r"\sum_{j} e^{L_{5,j}} &= t + t + t^{2} + t^{3} + t^{2} = t^{3} + 2 t^{2} + 2 t" in md
     assert "第 5 行（权重）逐步计算" in md
@@ -150,3 +150,24 @@ def test_jupyter_representations():
                                     r"\end{array}\right],\qquad O = \left[\begin{array}{c} "
                                     r"\frac{7}{4} \end{array}\right]$$")
     assert trace._repr_markdown_().startswith("# Derivation\n")
+
+
+def test_problem_file_derivation_table_sets_defaults_that_options_override(example):
+    trace = symattn.attend(symattn.load_problem(example("05_five_tokens_temperature")))
+    assert dict(trace.problem.presentation) == {"figure": True, "row": 3}
+    md = symattn.render(trace, "markdown")
+    assert "## Row 3 (上下文) step by step" in md and r"\colorbox" in md
+    md = symattn.render(trace, "markdown", row=5, figure=False)
+    assert "## Row 5 (权重) step by step" in md and r"\colorbox" not in md
+
+
+@pytest.mark.parametrize("table, message", [
+    ("detail = 'all'", "derivation.detail: must be one of 'summary', 'standard', 'full'"),
+    ("row = 4", "derivation.row: must be an integer from 1 to 3"),
+    ("figure = 1", "derivation.figure: must be true or false"),
+    ("font = 'x'", "derivation.font: unknown key"),
+], ids=["detail", "row", "figure", "unknown"])
+def test_bad_derivation_tables(example, table, message):
+    text = example("02_causal_three_positions").read_text(encoding="utf-8")
+    with pytest.raises(InputError, match=message):
+        symattn.load_problem(text + f"\n[derivation]\n{table}\n")
