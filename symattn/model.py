@@ -43,6 +43,7 @@ class Problem:
     answers: tuple = ()  # Claims (symattn.claims) from the file's [answers] table
     grading: Grading = Grading()
     presentation: tuple[tuple[str, object], ...] = ()  # the file's [derivation] options
+    extra: tuple[tuple[str, object], ...] = ()  # raw [sweep], [gradient] tables, read by their modules
 
     @property
     def n_q(self) -> int:

@@ -17,8 +17,9 @@ from .files import MAX_FILE_BYTES, TomlDecimal, decode_toml, read_text  # noqa: 
 from .model import FULLY_MASKED_POLICIES, MASK_KINDS, Grading, Problem, ShapeProblem
 
 MAX_SIDE = 512
+EXTRA_TABLES = ("sweep", "gradient")  # validated by the modules that use them
 TOP_KEYS = frozenset({"title", "tokens", "key_tokens", "symbols", "input", "attention",
-                      "answers", "grading", "derivation"})
+                      "answers", "grading", "derivation", *EXTRA_TABLES})
 DERIVATION_KEYS = {"lang": ("en", "zh"), "detail": ("summary", "standard", "full"),
                    "row": None, "places": None, "figure": None}
 INPUT_KEYS = frozenset({"Q", "K", "V"})
@@ -88,6 +89,7 @@ class Reader:
             answers=answers,
             grading=grading,
             presentation=self.presentation(data, n_q),
+            extra=tuple((name, data[name]) for name in EXTRA_TABLES if name in data),
         )
 
     def presentation(self, data: Mapping[str, Any], n_q: int) -> tuple[tuple[str, object], ...]:

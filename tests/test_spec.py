@@ -186,7 +186,7 @@ def _q(row: str) -> str:
 ERRORS = [
     # unknown keys
     ("foo = 1\n" + BASE,
-     "p.toml, foo: unknown key (expected one of answers, attention, derivation, grading, input, key_tokens, symbols, title, "
+     "p.toml, foo: unknown key (expected one of answers, attention, derivation, gradient, grading, input, key_tokens, sweep, symbols, title, "
      "tokens)", InputError, "unknown-top-level-key"),
     (BASE + "W = [[1]]\n",
      "p.toml, input.W: unknown key (expected one of K, Q, V)", InputError, "unknown-input-key"),
@@ -194,7 +194,7 @@ ERRORS = [
      "p.toml, attention.masks: unknown key (expected one of bias, fully_masked, keep, "
      "key_lengths, mask, scale, temperature)", InputError, "unknown-attention-key"),
     ('"a\\u202eb" = 1\n' + BASE,
-     "p.toml, 'a\\u202eb': unknown key (expected one of answers, attention, derivation, grading, input, key_tokens, symbols, "
+     "p.toml, 'a\\u202eb': unknown key (expected one of answers, attention, derivation, gradient, grading, input, key_tokens, sweep, symbols, "
      "title, tokens)", InputError, "unknown-key-with-bidi-quoted"),
     # missing and mistyped tables
     ('title = "x"\n', "p.toml, input: missing table", InputError, "missing-input"),
