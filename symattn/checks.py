@@ -7,12 +7,12 @@ from typing import Mapping
 import mpmath
 import sympy as sp
 
-from .model import CheckResult, Report, Trace
+from .model import CheckResult, Problem, Report, Trace
 from .numeric import context, recompute, to_mpf
 
 COMPARED = ("R", "S", "M", "L", "A", "O")
 AFTER_SHAPES = ("rows of A sum to 1", "masked weights are 0", "weights are non-negative",
-                "outputs within the readable values", "exact = numeric")
+                "outputs within the readable values", "exact = numeric", "permutation equivariance")
 
 
 def check(trace: Trace, digits: int = 50) -> Report:
@@ -29,7 +29,7 @@ def check(trace: Trace, digits: int = 50) -> Report:
     cross, difference = cross_check(trace, digits, values)
     results = (shapes, check_row_sums(trace), check_masked_zero(trace),
                check_nonnegative(trace, digits, values), check_output_bounds(trace, digits, values),
-               cross)
+               cross, check_permutation(trace))
     return Report(results=results, digits=digits, max_difference=difference)
 
 
@@ -168,3 +168,48 @@ def _entries(matrix: sp.ImmutableMatrix):
     for i in range(matrix.rows):
         for j in range(matrix.cols):
             yield (i, j), matrix[i, j]
+
+
+def _reversed_problem(trace: Trace, queries: bool) -> tuple[Problem, list[int]]:
+    """The problem with its queries (or its keys and values together) in reverse order; the
+    mask travels with them as an explicit keep matrix, the bias likewise."""
+    p = trace.problem
+    n = p.n_q if queries else p.n_k
+    order = list(range(n - 1, -1, -1))
+    keep = [list(row) for row in trace.readable]
+    bias = p.bias.tolist() if p.bias is not None else None
+    if queries:
+        keep, Q, K, V = [keep[i] for i in order], p.Q.extract(order, list(range(p.d_k))), p.K, p.V
+        bias = [bias[i] for i in order] if bias else None
+    else:
+        keep = [[row[j] for j in order] for row in keep]
+        Q, K, V = p.Q, p.K.extract(order, list(range(p.d_k))), p.V.extract(order, list(range(p.d_v)))
+        bias = [[row[j] for j in order] for row in bias] if bias else None
+    return Problem(Q=Q, K=K, V=V, keep=tuple(tuple(r) for r in keep), key_lengths=None,
+                   bias=sp.ImmutableMatrix(bias) if bias else None, temperature=p.temperature,
+                   scale=p.scale, fully_masked=p.fully_masked,
+                   symbols=p.symbols, source=p.source), order
+
+
+def _same(a: sp.Expr, b: sp.Expr) -> bool:
+    return a == b or sp.expand(sp.numer(sp.together(a - b))) == 0
+
+
+def check_permutation(trace: Trace) -> CheckResult:
+    """Without positions attention does not see order: reversing the queries reverses the rows
+    of O, and reversing the keys with their values leaves O unchanged (masks moved along)."""
+    from .pipeline import attend
+
+    O = trace.O
+    by_queries, order = _reversed_problem(trace, queries=True)
+    moved = attend(by_queries).O
+    rows_ok = all(_same(moved[k, c], O[i, c]) for k, i in enumerate(order) for c in range(O.cols))
+    by_keys, _ = _reversed_problem(trace, queries=False)
+    kept = attend(by_keys).O
+    keys_ok = all(_same(kept[i, c], O[i, c]) for i in range(O.rows) for c in range(O.cols))
+    detail = ("reversing the queries reverses the rows of O; reversing keys with values "
+              "leaves O unchanged; exactly")
+    if not (rows_ok and keys_ok):
+        detail = "O did not follow: " + ", ".join(
+            what for what, ok in (("query order", rows_ok), ("key order", keys_ok)) if not ok)
+    return CheckResult("permutation equivariance", rows_ok and keys_ok, detail)

@@ -18,7 +18,7 @@ from symattn.checks import check, is_exactly_one
 R = sp.Rational
 OO = sp.S.NegativeInfinity
 NAMES = ("shapes", "rows of A sum to 1", "masked weights are 0", "weights are non-negative",
-         "outputs within the readable values", "exact = numeric")
+         "outputs within the readable values", "exact = numeric", "permutation equivariance")
 
 
 def solve(path):
@@ -117,10 +117,11 @@ CORRUPTIONS = [
      {"rows of A sum to 1", "masked weights are 0", "exact = numeric"}),
     ("negative-weight", ("A", 1, 0, R(-1, 10), 1, 1, R(11, 10)),
      {"weights are non-negative", "exact = numeric"}),
-    ("output-above", ("O", 2, 0, 7), {"outputs within the readable values", "exact = numeric"}),
+    ("output-above", ("O", 2, 0, 7),
+     {"outputs within the readable values", "exact = numeric", "permutation equivariance"}),
     ("output-below", ("O", 1, 1, R(-1, 100)),
-     {"outputs within the readable values", "exact = numeric"}),
-    ("output-inside-but-wrong", ("O", 2, 0, 3), {"exact = numeric"}),
+     {"outputs within the readable values", "exact = numeric", "permutation equivariance"}),
+    ("output-inside-but-wrong", ("O", 2, 0, 3), {"exact = numeric", "permutation equivariance"}),
     ("logit", ("L", 2, 1, sp.log(3) + 1), {"exact = numeric"}),
     ("raw-score", ("R", 1, 1, sp.log(3)), {"exact = numeric"}),
     ("scaled-score", ("S", 0, 0, R(1, 10**40)), {"exact = numeric"}),
@@ -162,7 +163,7 @@ def test_wrong_shape_fails_without_raising(causal, stage, shape):
     assert verdicts(report)["shapes"] is False
     assert detail(report, "shapes") == f"{stage} is {shape}, expected {causal.stage(stage).shape}"
     assert not report.passed
-    assert [r.passed for r in report.results][1:] == [None] * 5
+    assert [r.passed for r in report.results][1:] == [None] * 6
 
 
 def test_transcendental_rows_are_decided(example):
@@ -247,3 +248,11 @@ def test_cli_check_exit_1_on_a_corrupted_trace(example, capsys, monkeypatch, cor
     assert line in captured.out
     assert captured.out.endswith("some checks did not pass\n")
     assert captured.err == ""
+
+
+def test_swapped_output_rows_fail_the_permutation_check(causal):
+    O = causal.O
+    swapped = dataclasses.replace(causal, O=sp.ImmutableMatrix([O.row(1), O.row(0), O.row(2)]))
+    report = check(swapped)
+    assert verdicts(report)["permutation equivariance"] is False
+    assert detail(report, "permutation equivariance") == "O did not follow: query order, key order"

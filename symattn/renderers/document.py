@@ -17,7 +17,8 @@ from .printer import labelled, math, matrix
 
 CHECK_PHRASES = {"shapes": "check_shapes", "rows of A sum to 1": "check_rows",
                  "masked weights are 0": "check_masked", "weights are non-negative": "check_nonnegative",
-                 "outputs within the readable values": "check_bounds", "exact = numeric": "check_numeric"}
+                 "outputs within the readable values": "check_bounds", "exact = numeric": "check_numeric",
+                 "permutation equivariance": "check_permutation"}
 VERDICTS = {True: "passed", False: "failed", None: "undecided"}
 SUBSTITUTE_UP_TO = 4  # wider matrices are shown as results only, where a sum of them would not fit
 

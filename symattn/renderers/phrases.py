@@ -90,6 +90,9 @@ PHRASES: dict[str, dict[str, str]] = {
     "check_numeric": {"en": "Exact values agree with an independent {digits}-digit mpmath "
                             "computation (largest difference {difference})",
                       "zh": "精确值与独立的 {digits} 位 mpmath 数值计算一致（最大差 {difference}）"},
+    "check_permutation": {"en": "Permuting the queries permutes the rows of $O$; permuting the "
+                                 "keys with their values leaves $O$ unchanged",
+                          "zh": "置换 query 的顺序会同样置换 $O$ 的行；key 与 value 一起置换时 $O$ 不变"},
     "passed": {"en": "holds", "zh": "成立"},
     "failed": {"en": "FAILS", "zh": "不成立"},
     "undecided": {"en": "not decided", "zh": "未能判定"},
