@@ -61,6 +61,17 @@ def build_parser() -> argparse.ArgumentParser:
     grade.add_argument("--time-limit", type=float, default=2.0,
                        help="seconds one answer may take before it is marked invalid (default 2)")
     grade.add_argument("--workers", type=int, default=2, help="worker processes (default 2)")
+    limits = commands.add_parser("limits", help="temperature limits and derivatives of the weights")
+    limits.add_argument("file", help="problem file (TOML)")
+    limits.add_argument("--derivative", default="tau", metavar="NAME",
+                        help="differentiate A by tau (default) or a declared symbol")
+    limits.add_argument("--format", choices=("text", "latex", "markdown"), default="text")
+    limits.add_argument("--lang", choices=("en", "zh"), default="en")
+    limits.add_argument("--standalone", action="store_true")
+    limits.add_argument("-o", "--output", help="write here instead of standard output")
+    for command in (solve, check, verify, limits):
+        command.add_argument("--subs", action="append", default=[], metavar="NAME=VALUE",
+                             help="replace a declared symbol by an exact value (repeatable)")
     return parser
 
 
@@ -91,6 +102,12 @@ def _run(args: argparse.Namespace) -> int:
     from .spec import load_problem
 
     problem = load_problem(Path(args.file))
+    if getattr(args, "subs", None) and not isinstance(problem, ShapeProblem):
+        from .parameters import parse_substitutions, substitute
+        problem = substitute(problem, parse_substitutions(problem, args.subs))
+    if args.command == "limits":
+        from .commands import run_limits
+        return run_limits(problem, args)
     if args.command == "verify":
         return run_verify(problem, args)
     if args.command == "grade":

@@ -59,6 +59,37 @@ def run_grade(problem: Problem | ShapeProblem, args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def run_limits(problem: Problem | ShapeProblem, args: argparse.Namespace) -> int:
+    """Temperature limits and ∂A/∂x, as text or as a derivation."""
+    from .cli import _write
+    from .parameters import parameter_report
+    from .pipeline import attend
+    from .renderers import latex, markdown
+    from .renderers.limits_doc import limit_blocks, limits_text
+
+    if isinstance(problem, ShapeProblem):
+        raise InputError("a problem that gives only shapes has no weights", source=problem.source)
+    report = parameter_report(attend(problem), args.derivative)
+    if args.format == "text":
+        text = limits_text(report)
+    else:
+        blocks = limit_blocks(report, args.lang)
+        if args.format == "markdown":
+            text = markdown.document(blocks)
+        elif args.standalone:
+            text = latex.document(blocks, args.lang, _wide(problem))
+        else:
+            text = latex.fragment(blocks)
+    _write(text, args.output)
+    return EXIT_OK
+
+
+def _wide(problem: Problem) -> bool:
+    """Whether labels need CJK support in an English (pdfLaTeX) document."""
+    text = "".join((problem.title or "",) + problem.row_labels + problem.column_labels)
+    return any(ord(c) > 0xFF for c in text)
+
+
 def _out_of_range(target, facts) -> str | None:
     """Why a claim key cannot be answered for this problem (None if it can)."""
     if target.kind == "scalar":

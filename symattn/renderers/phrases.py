@@ -93,6 +93,33 @@ PHRASES: dict[str, dict[str, str]] = {
     "check_permutation": {"en": "Permuting the queries permutes the rows of $O$; permuting the "
                                  "keys with their values leaves $O$ unchanged",
                           "zh": "置换 query 的顺序会同样置换 $O$ 的行；key 与 value 一起置换时 $O$ 不变"},
+    "parameters": {"en": "Temperature and parameters", "zh": "温度与参数"},
+    "limits": {"en": "Limits in the temperature", "zh": "温度的极限"},
+    "limits_rule": {"en": "As $\\tau \\to 0^+$ all weight goes to the keys with the largest logit, "
+                          "shared equally when they tie; as $\\tau \\to \\infty$ the weights become "
+                          "uniform over the readable keys. Masked weights stay 0.",
+                    "zh": "当 $\\tau \\to 0^+$ 时，全部权重集中到 logit 最大的 key 上（并列时平分）；"
+                          "当 $\\tau \\to \\infty$ 时，权重在可读取的 key 上趋于均匀。被掩码的权重始终为 0。"},
+    "limit_row": {"en": "Row {row}: the largest logit is at {keys}, so each of these {count} keys gets "
+                        "$1/{count}$ in the cold limit and each of the {total} readable keys $1/{total}$ "
+                        "in the hot limit.",
+                  "zh": "第 {row} 行：最大 logit 位于 {keys}，低温极限下这 {count} 个 key 各得 $1/{count}$，"
+                        "高温极限下 {total} 个可读取的 key 各得 $1/{total}$。"},
+    "limits_proved": {"en": "Every entry was computed by SymPy's limit of "
+                            "$1/\\sum_r e^{{(G_{{ir}} - G_{{ij}})/\\tau}}$, $G = S + M$, and agrees with the rule.",
+                      "zh": "每个条目都由 SymPy 对 $1/\\sum_r e^{{(G_{{ir}} - G_{{ij}})/\\tau}}$（$G = S + M$）"
+                            "求极限得到，并与上述规律一致。"},
+    "limits_unproved": {"en": "SymPy's limits did not all agree with the rule.",
+                        "zh": "SymPy 求得的极限与上述规律不完全一致。"},
+    "derivative": {"en": "Derivative of the weights by ${name}$", "zh": "权重对 ${name}$ 的导数"},
+    "derivative_rule": {"en": "The softmax Jacobian gives "
+                              "$\\partial A_{{ij}}/\\partial {name} = A_{{ij}}\\,(\\partial L_{{ij}}/\\partial {name} "
+                              "- \\sum_r A_{{ir}}\\, \\partial L_{{ir}}/\\partial {name})$.",
+                        "zh": "由 softmax 的 Jacobian 得 "
+                              "$\\partial A_{{ij}}/\\partial {name} = A_{{ij}}\\,(\\partial L_{{ij}}/\\partial {name} "
+                              "- \\sum_r A_{{ir}}\\, \\partial L_{{ir}}/\\partial {name})$。"},
+    "derivative_checked": {"en": "Central differences in mpmath agree to {difference}.",
+                           "zh": "mpmath 中心差分与之一致，最大差 {difference}。"},
     "passed": {"en": "holds", "zh": "成立"},
     "failed": {"en": "FAILS", "zh": "不成立"},
     "undecided": {"en": "not decided", "zh": "未能判定"},

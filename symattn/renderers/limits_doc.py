@@ -1,0 +1,52 @@
+"""The temperature limits and a derivative of the weights as blocks (LaTeX, Markdown) or text."""
+
+from __future__ import annotations
+
+from ..parameters import ParameterReport
+from .document import Block, Display, Heading, Items, Label, Paragraph, segments
+from .printer import math, matrix
+
+
+def _m(m) -> str:
+    return matrix([[math(x) for x in m.row(i)] for i in range(m.rows)])
+
+
+def limit_blocks(report: ParameterReport, lang: str) -> list[Block]:
+    """Headings, the two limit matrices, a line per row, then the derivative and its check."""
+    p, limits, found = report.trace.problem, report.limits, report.derivative
+    title = (("label", p.title),) if p.title else segments("parameters", lang)
+    blocks: list[Block] = [Heading(1, title), Heading(2, segments("limits", lang)),
+                           Paragraph(segments("limits_rule", lang)),
+                           Display((rf"\lim_{{\tau \to 0^+}} A = {_m(limits.cold)},\qquad "
+                                    rf"\lim_{{\tau \to \infty}} A = {_m(limits.hot)}",))]
+    labels = p.column_labels
+    items = [segments("limit_row", lang, row=r.row + 1, count=len(r.top), total=len(r.readable),
+                      keys=Label(", ".join(labels[j] for j in r.top))) for r in limits.rows]
+    blocks.append(Items(tuple(items)))
+    blocks.append(Paragraph(segments("limits_proved" if limits.proved else "limits_unproved", lang)))
+    symbol = r"\tau" if found.name == "tau" else math(next(s for s in p.symbols if s.name == found.name))
+    equation = rf"\frac{{\partial A}}{{\partial {symbol}}} = {_m(found.matrix)}"
+    if report.decimals:
+        equation += rf" \approx {matrix(report.decimals)}"
+    blocks += [Heading(2, segments("derivative", lang, name=symbol)),
+               Paragraph(segments("derivative_rule", lang, name=symbol)), Display((equation,))]
+    if found.difference is not None:
+        blocks.append(Paragraph(segments("derivative_checked", lang,
+                                         difference=f"{found.difference:.1e}")))
+    return blocks
+
+
+def limits_text(report: ParameterReport) -> str:
+    """Plain text: both limits, each row's maximal keys, the derivative and its check."""
+    limits, found = report.limits, report.derivative
+    lines = ["A as tau -> 0+:"] + [f"  {list(map(str, limits.cold.row(i)))}" for i in range(limits.cold.rows)]
+    lines += ["A as tau -> oo:"] + [f"  {list(map(str, limits.hot.row(i)))}" for i in range(limits.hot.rows)]
+    lines.append("limits proved with SymPy's limit" if limits.proved else "limits NOT proved")
+    lines.append(f"dA/d{found.name}:")
+    lines += [f"  {list(map(str, found.matrix.row(i)))}" for i in range(found.matrix.rows)]
+    if report.decimals:
+        lines += [f"  ~ {row}" for row in report.decimals]
+    if found.difference is not None:
+        lines.append(f"central differences agree to {found.difference:.1e}")
+    return "\n".join(lines) + "\n"
+

@@ -1,0 +1,106 @@
+"""Symbolic parameters: exact substitution, temperature limits, derivatives of the weights."""
+
+from __future__ import annotations
+
+import pytest
+import sympy as sp
+
+import symattn
+from clients import compile_tex, katex_errors, math_blocks
+from symattn import cli
+from symattn.errors import InputError
+from symattn.parameters import (derivative, parse_substitutions, substitute, temperature_limits)
+
+ROTATING = """[symbols]
+theta = "real"
+[input]
+Q = [["cos(theta)", "sin(theta)"]]
+K = [[1, 0], [0, 1]]
+V = [[2, 0], [0, 4]]
+"""
+theta = sp.Symbol("theta", real=True)
+
+
+def test_substitution_is_exact():
+    problem = symattn.load_problem(ROTATING)
+    at = substitute(problem, parse_substitutions(problem, ["theta=pi/4"]))
+    assert at.symbols == ()
+    assert symattn.attend(at).A == sp.ImmutableMatrix([[sp.Rational(1, 2), sp.Rational(1, 2)]])
+    at0 = substitute(problem, parse_substitutions(problem, ["theta=0"]))
+    a = sp.exp(sp.sqrt(2) / 2)
+    assert sp.simplify(symattn.attend(at0).A[0, 0] - a / (a + 1)) == 0
+
+
+@pytest.mark.parametrize("items, message", [
+    (["phi=1"], "expected NAME=VALUE with a declared symbol \\(theta\\)"),
+    (["theta"], "expected NAME=VALUE"),
+    (["theta=2pi"], "--subs theta: column 2: implicit multiplication"),
+], ids=["undeclared", "no-value", "bad-value"])
+def test_bad_substitutions(items, message):
+    with pytest.raises(InputError, match=message):
+        parse_substitutions(symattn.load_problem(ROTATING), items)
+
+
+def test_positive_symbol_must_stay_positive():
+    problem = symattn.load_problem('[symbols]\nt = "positive"\n[input]\nQ = [[1]]\nK = [[1]]\n'
+                                   'V = [[1]]\n[attention]\ntemperature = "t"\n')
+    with pytest.raises(InputError, match="t is declared positive; got -1"):
+        parse_substitutions(problem, ["t=-1"])
+
+
+def test_limits_of_the_causal_seed(example):
+    limits = temperature_limits(symattn.attend(symattn.load_problem(example("02_causal_three_positions"))))
+    third = sp.Rational(1, 3)
+    assert limits.cold == sp.ImmutableMatrix([[1, 0, 0], [0, 1, 0], [0, 1, 0]])
+    assert limits.hot == sp.ImmutableMatrix([[1, 0, 0], [sp.Rational(1, 2)] * 2 + [0], [third] * 3])
+    assert limits.proved
+    assert [r.top for r in limits.rows] == [(0,), (1,), (1,)]
+
+
+def test_ties_share_the_cold_limit_equally():
+    trace = symattn.attention([[1, 0]], [[1, 0], [1, 0], [0, 1]], [[1], [2], [3]])
+    limits = temperature_limits(trace)
+    assert limits.cold == sp.ImmutableMatrix([[sp.Rational(1, 2), sp.Rational(1, 2), 0]])
+
+
+def test_tau_derivative_matches_direct_differentiation(example):
+    problem = symattn.load_problem(example("02_causal_three_positions"))
+    found = derivative(symattn.attend(problem))
+    tau = sp.Symbol("tau", positive=True)
+    logits = [0, sp.log(3), sp.log(2)]
+    direct = [sp.diff(sp.exp(l / tau) / sp.Add(*(sp.exp(m / tau) for m in logits)), tau).subs(tau, 1)
+              for l in logits]
+    assert all(sp.simplify(found.matrix[2, j] - direct[j]) == 0 for j in range(3))
+    assert found.difference < 1e-20
+
+
+def test_theta_derivative_is_checked_numerically():
+    found = derivative(symattn.attend(symattn.load_problem(ROTATING)), "theta")
+    a = sp.exp(sp.sqrt(2) * sp.cos(theta) / 2)
+    b = sp.exp(sp.sqrt(2) * sp.sin(theta) / 2)
+    assert sp.simplify(found.matrix[0, 0] - sp.diff(a / (a + b), theta)) == 0
+    assert found.difference < 1e-20
+
+
+def test_cli_limits(capsys, example, tmp_path):
+    assert cli.main(["limits", str(example("02_causal_three_positions"))]) == 0
+    out = capsys.readouterr().out
+    assert "limits proved with SymPy's limit" in out and "  ~ ['0.1301', '-0.1591', '0.0291']" in out
+    assert cli.main(["solve", "-", "--subs", "x=1"]) == 2
+    for lang in ("en", "zh"):
+        target = tmp_path / f"limits.{lang}.tex"
+        assert cli.main(["limits", str(example("05_five_tokens_temperature")), "--format", "latex",
+                         "--lang", lang, "--standalone", "-o", str(target)]) == 0
+        compile_tex(target.read_text(encoding="utf-8"), lang)
+        assert cli.main(["limits", str(example("01_two_positions")), "--format", "markdown",
+                         "--lang", lang]) == 0
+        assert katex_errors(math_blocks(capsys.readouterr().out)) == []
+
+
+def test_cli_subs_on_solve(capsys, tmp_path):
+    path = tmp_path / "rot.toml"
+    path.write_text(ROTATING, encoding="utf-8")
+    assert cli.main(["solve", str(path), "--subs", "theta=pi/4", "--format", "json"]) == 0
+    assert '"1/2", "1/2"' in capsys.readouterr().out
+    assert cli.main(["solve", str(path), "--subs", "phi=1"]) == 2
+    assert "declared symbol (theta)" in capsys.readouterr().err
