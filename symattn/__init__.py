@@ -13,13 +13,14 @@ if TYPE_CHECKING:
     from .expressions import parse_expression
     from .model import CheckResult, Problem, Report, Trace
     from .api import render
+    from .layers import attend_heads
     from .spec import load_problem
 
 _HOMES = {
     "attention": "api", "attend": "pipeline", "check": "checks", "InputError": "errors",
     "ProblemError": "errors", "SymattnError": "errors", "parse_expression": "expressions",
     "CheckResult": "model", "Problem": "model", "Report": "model", "Trace": "model",
-    "render": "api", "load_problem": "spec",
+    "render": "api", "load_problem": "spec", "attend_heads": "layers",
 }
 __all__ = sorted(_HOMES)
 

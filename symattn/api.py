@@ -7,7 +7,7 @@ from typing import Any, Mapping, Sequence
 import sympy as sp
 
 from .pipeline import attend
-from .model import Trace
+from .model import MultiHeadTrace, Trace
 from .spec import Reader
 
 
@@ -68,6 +68,10 @@ def render(trace: Trace, to: str = "text", *, lang: str | None = None, detail: s
     from .renderers import FORMATS, render_derivation, render_trace
     from .renderers.phrases import LANGUAGES
 
+    if isinstance(trace, MultiHeadTrace):
+        return _render_heads(trace, to, lang=lang or "en", detail=detail or "summary",
+                             places=4 if places is None else places, standalone=standalone,
+                             digits=digits)
     given = {"lang": lang, "detail": detail, "row": row, "places": places, "figure": figure}
     chosen = {**PRESENTATION_DEFAULTS, **dict(trace.problem.presentation),
               **{k: v for k, v in given.items() if v is not None}}
@@ -84,3 +88,27 @@ def render(trace: Trace, to: str = "text", *, lang: str | None = None, detail: s
     options = Options(lang=lang, detail=detail, row=row, places=places, figure=figure)
     derivation = derive(trace, check(trace, digits=digits), options)
     return render_derivation(derivation, to, standalone=standalone)
+
+
+def _render_heads(trace: MultiHeadTrace, to: str, *, lang: str, detail: str, places: int,
+                  standalone: bool, digits: int) -> str:
+    """A multi-head trace: text, JSON, or the derivation of every head and the output."""
+    from .derivation import Options
+    from .layers import derive_heads
+    from .numeric import decimal_grid
+    from .renderers import latex, markdown
+    from .renderers.heads_doc import build_heads, heads_json, heads_text
+
+    if to == "json":
+        return heads_json(trace)
+    if to == "text":
+        return heads_text(trace, [{n: decimal_grid(h.stage(n), places) for n in ("A", "O")}
+                                  for h in trace.heads])
+    derivation = derive_heads(trace, Options(lang=lang, detail=detail, places=places), digits)
+    blocks = build_heads(derivation)
+    if to == "markdown":
+        return markdown.document(blocks)
+    if not standalone:
+        return latex.fragment(blocks)
+    labels = "".join(trace.heads[0].problem.row_labels + (trace.problem.title or "",))
+    return latex.document(blocks, lang, any(ord(c) > 0xFF for c in labels))

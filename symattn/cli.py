@@ -61,6 +61,13 @@ def build_parser() -> argparse.ArgumentParser:
     grade.add_argument("--time-limit", type=float, default=2.0,
                        help="seconds one answer may take before it is marked invalid (default 2)")
     grade.add_argument("--workers", type=int, default=2, help="worker processes (default 2)")
+    page = commands.add_parser("page", help="write an interactive, offline HTML course page")
+    page.add_argument("file", help="problem file (TOML)")
+    page.add_argument("--lang", choices=("en", "zh"), help="language of the page (default en)")
+    page.add_argument("--temperatures", default="1/2,17/20,1,3/2,2",
+                      help="the temperatures offered, exact, comma-separated (default "
+                           "1/2,17/20,1,3/2,2; the problem's own is added)")
+    page.add_argument("-o", "--output", help="write here instead of standard output")
     limits = commands.add_parser("limits", help="temperature limits and derivatives of the weights")
     limits.add_argument("file", help="problem file (TOML)")
     limits.add_argument("--derivative", default="tau", metavar="NAME",
@@ -97,11 +104,17 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     from .commands import run_grade, run_verify
-    from .model import ShapeProblem
+    from .model import MultiHeadProblem, ShapeProblem
     from .pipeline import attend
     from .spec import load_problem
 
     problem = load_problem(Path(args.file))
+    if args.command == "page":
+        from .page import run_page
+        return run_page(problem, args)
+    if isinstance(problem, MultiHeadProblem):
+        from .commands import run_heads
+        return run_heads(problem, args)
     if getattr(args, "subs", None) and not isinstance(problem, ShapeProblem):
         from .parameters import parse_substitutions, substitute
         problem = substitute(problem, parse_substitutions(problem, args.subs))

@@ -90,6 +90,31 @@ def _wide(problem: Problem) -> bool:
     return any(ord(c) > 0xFF for c in text)
 
 
+def run_heads(problem, args: argparse.Namespace) -> int:
+    """solve and check for multi-head problems; other commands take one head at a time."""
+    from .api import render
+    from .cli import _write
+    from .layers import attend_heads, check_heads
+
+    if args.command not in ("solve", "check"):
+        raise InputError(f"'{args.command}' works on single-head problems; this file has "
+                         "[[heads]]", source=problem.source)
+    trace = attend_heads(problem)
+    if args.command == "check":
+        report = check_heads(trace, args.digits)
+        for k, head in enumerate(report.reports, start=1):
+            sys.stdout.writelines(f"[head {k}] [{'ok' if r.passed else 'FAIL'}] {r.name}: {r.detail}\n"
+                                  for r in head.results)
+        sys.stdout.write(f"output = Concat(heads) W_O: largest difference from mpmath "
+                         f"{float(report.difference):.1e}\n")
+        sys.stdout.write("all checks passed\n" if report.passed else "some checks did not pass\n")
+        return EXIT_OK if report.passed else EXIT_FAILED
+    text = render(trace, args.format, lang=args.lang, detail=args.detail, places=args.places,
+                  standalone=args.standalone, digits=args.digits)
+    _write(text, args.output)
+    return EXIT_OK
+
+
 def _out_of_range(target, facts) -> str | None:
     """Why a claim key cannot be answered for this problem (None if it can)."""
     if target.kind == "scalar":

@@ -22,6 +22,21 @@ class Grading:
 
 
 @dataclass(frozen=True)
+class Projections:
+    """Self-attention from X (cross-attention when Y gives the keys and values)."""
+
+    X: sp.ImmutableMatrix
+    W_Q: sp.ImmutableMatrix
+    W_K: sp.ImmutableMatrix
+    W_V: sp.ImmutableMatrix
+    Y: sp.ImmutableMatrix | None = None
+
+    @property
+    def source_of_keys(self) -> sp.ImmutableMatrix:
+        return self.X if self.Y is None else self.Y
+
+
+@dataclass(frozen=True)
 class Problem:
     """One attention problem, every value exact; rows and columns as in the course (0-based here)."""
 
@@ -44,6 +59,7 @@ class Problem:
     grading: Grading = Grading()
     presentation: tuple[tuple[str, object], ...] = ()  # the file's [derivation] options
     extra: tuple[tuple[str, object], ...] = ()  # raw [sweep], [gradient] tables, read by their modules
+    projections: Projections | None = None  # Q = X W_Q, K = X W_K, V = X W_V when given
 
     @property
     def n_q(self) -> int:
@@ -222,6 +238,27 @@ class Trace:
         """For front ends that prefer LaTeX: the weights and the output as display math."""
         from .renderers.latex import weights_and_output
         return weights_and_output(self)
+
+
+@dataclass(frozen=True)
+class MultiHeadProblem:
+    """Several heads over the same X, concatenated and projected: MHA(X) = Concat(heads) W_O."""
+
+    heads: tuple[Problem, ...]
+    W_O: sp.ImmutableMatrix
+    title: str | None = None
+    source: str = "<problem>"
+    presentation: tuple[tuple[str, object], ...] = ()
+
+
+@dataclass(frozen=True)
+class MultiHeadTrace:
+    """Each head's trace, their concatenation C (n x h·d_v) and the output C W_O."""
+
+    problem: MultiHeadProblem
+    heads: tuple[Trace, ...]
+    concat: sp.ImmutableMatrix
+    output: sp.ImmutableMatrix
 
 
 @dataclass(frozen=True)

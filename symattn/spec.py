@@ -14,15 +14,17 @@ from .expressions import CONSTANTS, FUNCTION_NAMES, INFINITY_NAMES, parse_expres
 from .labels import check_label
 from .answers import read_answers, read_grading
 from .files import MAX_FILE_BYTES, TomlDecimal, decode_toml, read_text  # noqa: F401
-from .model import FULLY_MASKED_POLICIES, MASK_KINDS, Grading, Problem, ShapeProblem
+from .layers import project, read_multi_head, read_projections
+from .shapes import check_shapes, shape_problem
+from .model import FULLY_MASKED_POLICIES, MASK_KINDS, MultiHeadProblem, Problem, ShapeProblem
 
 MAX_SIDE = 512
 EXTRA_TABLES = ("sweep", "gradient")  # validated by the modules that use them
-TOP_KEYS = frozenset({"title", "tokens", "key_tokens", "symbols", "input", "attention",
+TOP_KEYS = frozenset({"heads", "title", "tokens", "key_tokens", "symbols", "input", "attention",
                       "answers", "grading", "derivation", *EXTRA_TABLES})
 DERIVATION_KEYS = {"lang": ("en", "zh"), "detail": ("summary", "standard", "full"),
                    "row": None, "places": None, "figure": None}
-INPUT_KEYS = frozenset({"Q", "K", "V"})
+INPUT_KEYS = frozenset({"Q", "K", "V", "X", "Y", "W_Q", "W_K", "W_V", "W_O"})
 ATTENTION_KEYS = frozenset({"mask", "keep", "key_lengths", "bias", "temperature", "scale",
                             "fully_masked"})
 SYMBOL_KINDS = {"real": {"real": True}, "positive": {"positive": True}}
@@ -55,19 +57,33 @@ class Reader:
     def fail(self, key: str, reason: str) -> InputError:
         return InputError(reason, source=self.source, key=key)
 
-    def problem(self, data: Mapping[str, Any]) -> Problem | ShapeProblem:
+    def problem(self, data: Mapping[str, Any], where: str = "input"
+                ) -> Problem | ShapeProblem | MultiHeadProblem:
         self.only(data, TOP_KEYS, "")
         symbols = self.symbols(data.get("symbols", {}))
         inputs = self.table(data, "input", required=True)
         self.only(inputs, INPUT_KEYS, "input")
-        for name in ("Q", "K", "V"):
-            if name not in inputs:
-                raise self.fail(f"input.{name}", "missing (Q, K and V are required)")
+        if "heads" in data:
+            return read_multi_head(self, data, inputs, symbols)
+        if "W_O" in inputs:
+            raise self.fail("input.W_O", "W_O goes with [[heads]] (multi-head attention)")
+        projections = None
+        if "X" in inputs:
+            if any(n in inputs for n in ("Q", "K", "V")):
+                raise self.fail("input", "give either Q, K and V or X with W_Q, W_K and W_V, not both")
+            projections = read_projections(self, inputs, symbols, where)
+        else:
+            for name in ("Q", "K", "V"):
+                if name not in inputs:
+                    raise self.fail(f"input.{name}", "missing (Q, K and V, or X with W_Q, W_K, W_V)")
         answers = read_answers(data, symbols, self.source)
         grading = read_grading(data, self.source)
-        if any(isinstance(inputs[n], dict) for n in ("Q", "K", "V")):
-            return self.shape_problem(data, inputs, answers, grading)
-        Q, K, V = (self.matrix(inputs[n], f"input.{n}", symbols) for n in ("Q", "K", "V"))
+        if projections is None and any(isinstance(inputs[n], dict) for n in ("Q", "K", "V")):
+            return shape_problem(self, data, inputs, answers, grading)
+        if projections is None:
+            Q, K, V = (self.matrix(inputs[n], f"input.{n}", symbols) for n in ("Q", "K", "V"))
+        else:
+            Q, K, V = project(projections, self.source, where)
         check_shapes(Q, K, V, self.source)
         options = self.table(data, "attention", required=False)
         self.only(options, ATTENTION_KEYS, "attention")
@@ -90,6 +106,7 @@ class Reader:
             grading=grading,
             presentation=self.presentation(data, n_q),
             extra=tuple((name, data[name]) for name in EXTRA_TABLES if name in data),
+            projections=projections,
         )
 
     def presentation(self, data: Mapping[str, Any], n_q: int) -> tuple[tuple[str, object], ...]:
@@ -107,29 +124,6 @@ class Reader:
                            or not limits[0] <= value <= limits[1]):
                 raise self.fail(where, f"must be an integer from {limits[0]} to {limits[1]}")
         return tuple(sorted(table.items()))
-
-    def shape_problem(self, data: Mapping[str, Any], inputs: Mapping[str, Any],
-                      answers: tuple, grading: Grading) -> ShapeProblem:
-        """Q, K, V given as {shape = [rows, columns]}: only shapes can be derived and judged."""
-        if "attention" in data:
-            raise self.fail("attention", "a problem that gives only shapes takes no [attention] options")
-        shapes = {n: self.shape(inputs[n], f"input.{n}") for n in ("Q", "K", "V")}
-        check_shapes(shapes["Q"], shapes["K"], shapes["V"], self.source)
-        (n_q, d_k), (n_k, _), (_, d_v) = shapes["Q"], shapes["K"], shapes["V"]
-        title = self.label(data["title"], "title") if "title" in data else None
-        return ShapeProblem(n_q=n_q, n_k=n_k, d_k=d_k, d_v=d_v, title=title, source=self.source,
-                            answers=answers, grading=grading)
-
-    def shape(self, value: Any, key: str) -> tuple[int, int]:
-        if not isinstance(value, dict):
-            raise self.fail(key, "give every one of Q, K, V as {shape = [rows, columns]} "
-                                 "when one of them is")
-        self.only(value, frozenset({"shape"}), key)
-        shape = value.get("shape")
-        if not (isinstance(shape, list) and len(shape) == 2 and all(
-                isinstance(x, int) and not isinstance(x, bool) and 1 <= x <= 100_000 for x in shape)):
-            raise self.fail(f"{key}.shape", "must be [rows, columns], two integers from 1 to 100000")
-        return (shape[0], shape[1])
 
     def only(self, table: Mapping[str, Any], allowed: frozenset[str], where: str) -> None:
         for key in table:
@@ -282,18 +276,6 @@ class Reader:
         if not isinstance(value, list) or len(value) != count:
             raise self.fail(key, f"must be a list of {count} strings, one per row")
         return tuple(self.label(x, f"{key}[{i}]") for i, x in enumerate(value, start=1))
-
-
-def check_shapes(Q: Any, K: Any, V: Any, source: str) -> None:
-    """The two constraints: Q and K share d_k; K and V share n_k (matrices or (rows, columns))."""
-    (q_rows, q_cols), (k_rows, k_cols), (v_rows, v_cols) = (
-        m.shape if hasattr(m, "shape") else m for m in (Q, K, V))
-    if q_cols != k_cols:
-        raise ProblemError(f"Q is {q_rows}x{q_cols} and K is {k_rows}x{k_cols}: Q and K must "
-                           "have the same number of columns (d_k)", source=source, key="input.K")
-    if k_rows != v_rows:
-        raise ProblemError(f"K is {k_rows}x{k_cols} and V is {v_rows}x{v_cols}: K and V must "
-                           "have the same number of rows (n_k)", source=source, key="input.V")
 
 
 def _name(key: Any) -> str:

@@ -10,8 +10,9 @@ ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "worked_examples"
 EXAMPLE_FILES = sorted(EXAMPLES.glob("*/problem.toml"))
 SHAPE_ONLY = {p for p in EXAMPLE_FILES if "{shape =" in p.read_text(encoding="utf-8")}
-VALUE_EXAMPLES = [p for p in EXAMPLE_FILES if p not in SHAPE_ONLY]
-"""Worked examples with values (every stage computable); the others give only shapes."""
+MULTI_HEAD = {p for p in EXAMPLE_FILES if "[[heads]]" in p.read_text(encoding="utf-8")}
+VALUE_EXAMPLES = [p for p in EXAMPLE_FILES if p not in SHAPE_ONLY | MULTI_HEAD]
+"""Single-head worked examples with values; the others give only shapes or have [[heads]]."""
 
 
 @pytest.fixture

@@ -60,7 +60,7 @@ def test_every_worked_example_passes(path):
 
 
 def test_six_worked_examples_are_checked():
-    assert [p.parent.name[:2] for p in VALUE_EXAMPLES] == ["01", "02", "03", "04", "05", "06", "08"]
+    assert {"01", "02", "03", "04", "05", "06", "08", "11"} <= {p.parent.name[:2] for p in VALUE_EXAMPLES}
 
 
 def test_details_of_a_rational_example(example):

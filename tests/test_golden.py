@@ -7,15 +7,16 @@ import sys
 import pytest
 
 from clients import compile_tex, katex_errors, math_blocks
-from conftest import VALUE_EXAMPLES, ROOT
+from conftest import MULTI_HEAD, ROOT, VALUE_EXAMPLES
 
 sys.path.insert(0, str(ROOT / "tools"))
 from regenerate import VARIANTS, golden  # noqa: E402
 
-IDS = [p.parent.name for p in VALUE_EXAMPLES]
+DERIVED = sorted(set(VALUE_EXAMPLES) | MULTI_HEAD)
+IDS = [p.parent.name for p in DERIVED]
 
 
-@pytest.mark.parametrize("problem", VALUE_EXAMPLES, ids=IDS)
+@pytest.mark.parametrize("problem", DERIVED, ids=IDS)
 def test_committed_derivations_are_current(problem):
     for name, text in golden(problem).items():
         committed = problem.parent / name
@@ -25,14 +26,14 @@ def test_committed_derivations_are_current(problem):
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-@pytest.mark.parametrize("problem", VALUE_EXAMPLES, ids=IDS)
+@pytest.mark.parametrize("problem", DERIVED, ids=IDS)
 def test_latex_compiles(problem, lang):
     compile_tex((problem.parent / f"derivation.{lang}.tex").read_text(encoding="utf-8"), lang)
 
 
 def test_every_markdown_math_block_renders_with_katex():
     blocks = []
-    for problem in VALUE_EXAMPLES:
+    for problem in DERIVED:
         for lang in ("en", "zh"):
             blocks += math_blocks((problem.parent / f"derivation.{lang}.md").read_text(encoding="utf-8"))
     assert len(blocks) > 100

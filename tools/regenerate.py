@@ -18,8 +18,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from symattn import attend, load_problem, render  # noqa: E402
-from symattn.model import ShapeProblem  # noqa: E402
+from symattn import attend, attend_heads, load_problem, render  # noqa: E402
+from symattn.model import MultiHeadProblem, ShapeProblem  # noqa: E402
 
 EXAMPLES = ROOT / "worked_examples"
 VARIANTS = {f"derivation.{lang}.{suffix}": dict(to=to, lang=lang)
@@ -28,7 +28,8 @@ VARIANTS = {f"derivation.{lang}.{suffix}": dict(to=to, lang=lang)
 
 def golden(problem: Path) -> dict[str, str]:
     """File name -> the text the code produces now for one worked example."""
-    trace = attend(load_problem(problem))
+    loaded = load_problem(problem)
+    trace = attend_heads(loaded) if isinstance(loaded, MultiHeadProblem) else attend(loaded)
     return {name: render(trace, **options, standalone=options["to"] == "latex", figure=True)
             for name, options in VARIANTS.items()}
 

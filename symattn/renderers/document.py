@@ -121,6 +121,8 @@ def inputs(d: Derivation) -> list[Block]:
     if p.tokens or p.key_tokens:
         out.append(Paragraph(segments("column_labels", lang,
                                       labels=Label(", ".join(p.column_labels)))))
+    if p.projections is not None:
+        out += projection_blocks(d)
     lines = []
     for name, rows in (("Q", p.row_labels), ("K", p.column_labels), ("V", p.column_labels)):
         m = t.stage(name)
@@ -143,6 +145,19 @@ def inputs(d: Derivation) -> list[Block]:
     words += (("text", " "),) + segments(f"policy_{p.fully_masked}", lang)
     out.append(Paragraph(words))
     return out
+
+
+def projection_blocks(d: Derivation) -> list[Block]:
+    """X (and Y) and the projections: Q = X W_Q = [X][W_Q] = [Q], likewise K and V."""
+    lang, p, t = d.options.lang, d.trace.problem, d.trace
+    proj = p.projections
+    key = "projections_cross" if proj.Y is not None else "projections_text"
+    source = "Y" if proj.Y is not None else "X"
+    inputs = [f"X = {_m(proj.X)}"] + ([f"Y = {_m(proj.Y)}"] if proj.Y is not None else [])
+    lines = (rf"Q &= XW_Q = {_m(proj.X)}{_m(proj.W_Q)} = {_m(t.Q)}",
+             rf"K &= {source}W_K = {_m(proj.source_of_keys)}{_m(proj.W_K)} = {_m(t.K)}",
+             rf"V &= {source}W_V = {_m(proj.source_of_keys)}{_m(proj.W_V)} = {_m(t.V)}")
+    return [Paragraph(segments(key, lang)), Display((r",\qquad ".join(inputs),)), Display(lines)]
 
 
 def _m(matrix_: sp.ImmutableMatrix) -> str:

@@ -30,7 +30,8 @@ def inline(parts: tuple[Segment, ...]) -> str:
 def block(b: Block) -> str:
     """One block as LaTeX."""
     if isinstance(b, Heading):
-        return (r"\section*{" if b.level == 1 else r"\subsection*{") + inline(b.segments) + "}"
+        command = {1: "section", 2: "subsection"}.get(b.level, "subsubsection")
+        return rf"\{command}*{{" + inline(b.segments) + "}"
     if isinstance(b, Paragraph):
         return inline(b.segments)
     if isinstance(b, Display):
@@ -41,7 +42,9 @@ def block(b: Block) -> str:
     if isinstance(b, Items):
         items = "\n".join(r"\item " + inline(item) for item in b.items)
         return "\\begin{itemize}\n" + items + "\n\\end{itemize}"
-    return heatmap(b)
+    if isinstance(b, Heatmap):
+        return heatmap(b)
+    return b.latex(inline)  # a block defined beside its document (e.g. the sweep's Plot)
 
 
 def heatmap(h: Heatmap) -> str:
@@ -73,6 +76,8 @@ def document(blocks: list[Block], lang: str, wide_labels: bool) -> str:
     packages = [r"\usepackage{amsmath,amssymb}", r"\usepackage[margin=2cm]{geometry}"]
     if figure:
         packages.append(r"\usepackage{tikz}")
+    for line in dict.fromkeys(x for b in blocks for x in getattr(b, "preamble", ())):
+        packages.append(line)  # e.g. pgfplots, asked for by a Plot block
     body = fragment(blocks)
     if lang == "zh":
         head = [r"\documentclass[UTF8]{ctexart}", "% Compile with: latexmk -xelatex"]

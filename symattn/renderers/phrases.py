@@ -120,6 +120,27 @@ PHRASES: dict[str, dict[str, str]] = {
                               "- \\sum_r A_{{ir}}\\, \\partial L_{{ir}}/\\partial {name})$。"},
     "derivative_checked": {"en": "Central differences in mpmath agree to {difference}.",
                            "zh": "mpmath 中心差分与之一致，最大差 {difference}。"},
+    "projections_text": {"en": "Queries, keys and values are projections of the same input $X$ "
+                               "(one row per token):",
+                         "zh": "query、key、value 由同一输入 $X$ 线性投影得到（每行对应一个 token）："},
+    "projections_cross": {"en": "Queries come from $X$, keys and values from $Y$:",
+                          "zh": "query 来自 $X$，key 与 value 来自 $Y$："},
+    "heads": {"en": "Multi-head attention", "zh": "多头注意力"},
+    "heads_text": {"en": "{count} heads read the same input; each has its own projections. Their "
+                         "outputs are concatenated along the feature axis and multiplied by $W_O$: "
+                         "$\\operatorname{{MHA}}(X) = \\operatorname{{Concat}}(\\text{{head}}_1, \\dots, "
+                         "\\text{{head}}_h)\\,W_O$.",
+                   "zh": "{count} 个头读取同一输入，各有独立的投影矩阵；各头输出沿特征轴拼接后乘以 $W_O$："
+                         "$\\operatorname{{MHA}}(X) = \\operatorname{{Concat}}(\\text{{head}}_1, \\dots, "
+                         "\\text{{head}}_h)\\,W_O$。"},
+    "head": {"en": "Head {k}", "zh": "第 {k} 个头"},
+    "concat": {"en": "Concatenation and output projection", "zh": "拼接与输出投影"},
+    "heads_checked": {"en": "Each head passes its own checks; the output agrees with an independent "
+                            "{digits}-digit mpmath computation (largest difference {difference}).",
+                      "zh": "每个头都通过各自的核对；输出与独立的 {digits} 位 mpmath 数值计算一致"
+                            "（最大差 {difference}）。"},
+    "heads_failed": {"en": "Some check of the heads or the output did not pass.",
+                     "zh": "部分头或输出的核对未通过。"},
     "passed": {"en": "holds", "zh": "成立"},
     "failed": {"en": "FAILS", "zh": "不成立"},
     "undecided": {"en": "not decided", "zh": "未能判定"},
@@ -181,3 +202,8 @@ GRAMMAR_FIELDS = frozenset({"places"})
 
 ALL_PHRASES = {**PHRASES, **VERIFY_PHRASES}
 """Every phrase of the project: tests check each key in both languages."""
+
+from .analysis_phrases import ANALYSIS_PHRASES  # noqa: E402 (sweeps, non-uniqueness, gradients)
+
+PHRASES.update(ANALYSIS_PHRASES)  # document.segments reads PHRASES
+ALL_PHRASES.update(ANALYSIS_PHRASES)
