@@ -6,7 +6,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .api import attention
+    from .api import attention, multi_head
     from .pipeline import attend
     from .checks import check
     from .errors import InputError, ProblemError, SymattnError
@@ -20,7 +20,7 @@ _HOMES = {
     "attention": "api", "attend": "pipeline", "check": "checks", "InputError": "errors",
     "ProblemError": "errors", "SymattnError": "errors", "parse_expression": "expressions",
     "CheckResult": "model", "Problem": "model", "Report": "model", "Trace": "model",
-    "render": "api", "load_problem": "spec", "attend_heads": "layers",
+    "render": "api", "load_problem": "spec", "attend_heads": "layers", "multi_head": "api",
 }
 __all__ = sorted(_HOMES)
 

@@ -11,13 +11,15 @@ from .model import MultiHeadTrace, Trace
 from .spec import Reader
 
 
-def attention(Q: Any, K: Any, V: Any, *, mask: str = "none", keep: Any = None,
-              key_lengths: Sequence[int] | None = None, bias: Any = None,
+def attention(Q: Any = None, K: Any = None, V: Any = None, *, X: Any = None, Y: Any = None,
+              W_Q: Any = None, W_K: Any = None, W_V: Any = None, mask: str = "none",
+              keep: Any = None, key_lengths: Sequence[int] | None = None, bias: Any = None,
               temperature: Any = 1, scale: Any = "auto", fully_masked: str = "error",
               tokens: Sequence[str] | None = None, key_tokens: Sequence[str] | None = None,
               symbols: Mapping[str, str] | None = None, title: str | None = None) -> Trace:
     """Exact attention from matrices given as lists of rows (or SymPy matrices).
 
+    Give Q, K, V, or X with W_Q, W_K, W_V (and Y for keys and values from another sequence).
     Entries may be ints, Fractions, SymPy values, or strings in the safe syntax ("ln(3)",
     "1/sqrt(2)", "17/20"); floats are refused because they are inexact. Options mean what
     the keys of a problem file's [attention] table mean.
@@ -25,19 +27,45 @@ def attention(Q: Any, K: Any, V: Any, *, mask: str = "none", keep: Any = None,
     Raises:
         InputError: a bad entry or option, naming it.
     """
-    options = {"mask": mask, "temperature": temperature, "scale": scale,
-               "fully_masked": fully_masked, "keep": _rows(keep),
-               "key_lengths": list(key_lengths) if key_lengths is not None else None,
-               "bias": _rows(bias)}
+    matrices = {"Q": Q, "K": K, "V": V, "X": X, "Y": Y, "W_Q": W_Q, "W_K": W_K, "W_V": W_V}
+    data = _document(matrices, locals(), symbols, tokens, key_tokens, title)
+    return attend(Reader("<attention>").problem(data))
+
+
+def multi_head(X: Any, heads: Sequence[Mapping[str, Any]], W_O: Any, *, mask: str = "none",
+               temperature: Any = 1, scale: Any = "auto", fully_masked: str = "error",
+               tokens: Sequence[str] | None = None, symbols: Mapping[str, str] | None = None,
+               title: str | None = None) -> MultiHeadTrace:
+    """MHA(X) = Concat(head_1, ..., head_h) W_O; each head a mapping with W_Q, W_K, W_V and
+    optionally "attention" (options overriding the shared ones)."""
+    from .layers import attend_heads
+
+    data = _document({"X": X, "W_O": W_O}, locals(), symbols, tokens, None, title)
+    data["heads"] = [{**{k: _rows(v) for k, v in head.items() if k != "attention"},
+                      **({"attention": dict(head["attention"])} if "attention" in head else {})}
+                     for head in heads]
+    return attend_heads(Reader("<multi_head>").problem(data))
+
+
+OPTION_NAMES = ("mask", "keep", "key_lengths", "bias", "temperature", "scale", "fully_masked")
+
+
+def _document(matrices: Mapping[str, Any], given: Mapping[str, Any], symbols, tokens,
+              key_tokens, title) -> dict[str, Any]:
+    """A problem-file document from Python values, so the file's validation applies."""
+    options = {name: given.get(name) for name in OPTION_NAMES}
+    options["keep"], options["bias"] = _rows(options["keep"]), _rows(options["bias"])
+    if options["key_lengths"] is not None:
+        options["key_lengths"] = list(options["key_lengths"])
     data: dict[str, Any] = {
-        "input": {"Q": _rows(Q), "K": _rows(K), "V": _rows(V)},
+        "input": {k: _rows(v) for k, v in matrices.items() if v is not None},
         "attention": {k: v for k, v in options.items() if v is not None},
         "symbols": dict(symbols or {}),
     }
     for key, value in (("tokens", tokens), ("key_tokens", key_tokens), ("title", title)):
         if value is not None:
             data[key] = list(value) if key != "title" else value
-    return attend(Reader("<attention>").problem(data))
+    return data
 
 
 def _rows(matrix: Any) -> list[list[Any]] | None:

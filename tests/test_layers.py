@@ -90,3 +90,16 @@ def test_multi_head_cli(capsys, tmp_path):
         md = capsys.readouterr().out
         assert katex_errors(math_blocks(md)) == []
     assert "\\operatorname{MHA}(X) = C\\,W_O" in md
+
+
+def test_the_python_api_takes_x_and_heads():
+    trace = symattn.attention(X=[[1, 0, 0], [0, 1, 0], [0, 0, 1], [1, 1, 0]], W_Q=[[1], [1], [1]],
+                              W_K=[["ln(2)"], [0], ["ln(3)"]], W_V=[[1, 0], [0, 1], [1, 1]],
+                              mask="causal")
+    assert list(trace.O.row(3)) == [R(17, 18), R(7, 9)]
+    heads = symattn.multi_head(
+        X=[[1, 0], [0, 1], [1, 1]], W_O=[[1, 0], [0, 1], [1, 1]], mask="causal",
+        heads=[{"W_Q": [[1], [0]], "W_K": [["ln(2)"], [0]], "W_V": [[1], [0]]},
+               {"W_Q": [[0], [1]], "W_K": [[0], ["ln(3)"]], "W_V": [[0, 1], [1, 0]],
+                "attention": {"mask": "none", "scale": "none"}}])
+    assert heads.output == attend_heads(symattn.load_problem(HEADS)).output
