@@ -20,6 +20,7 @@ from .numeric import decimal_string, recompute
 DETAILS = ("summary", "standard", "full")
 WEIGHT_NAMES = ("p", "q", "r", "u", "v", "w")
 SHOWN_DECIMALS = ("A", "O")
+GENERATOR_LETTERS = ("t", "u", "w", "z", "g")
 
 
 @dataclass(frozen=True)
@@ -164,7 +165,9 @@ def _generators(trace: Trace, named: set[sp.Expr]) -> dict[sp.Symbol, tuple[sp.E
         if not c.is_Rational or basis.is_Add:
             return {}
         groups.setdefault(basis, []).append(Fraction(int(c.p), int(c.q)))
-    symbols = ["t"] if len(groups) == 1 else [f"t_{k}" for k in range(1, len(groups) + 1)]
+    taken = {s.name for s in trace.problem.symbols}
+    letter = next(c for c in GENERATOR_LETTERS if c not in taken)
+    symbols = [letter] if len(groups) == 1 else [f"{letter}_{k}" for k in range(1, len(groups) + 1)]
     out = {}
     for symbol, (basis, coefficients) in zip(symbols, groups.items()):
         step = Fraction(gcd(*(f.numerator for f in coefficients)),
