@@ -1,0 +1,504 @@
+// symattn course page: reads the one embedded JSON object and the typeset math, then draws the
+// state chosen by the controls (query row, temperature, causal mask, walkthrough step). Every value
+// was computed exactly when the page was written; this script only shows it. User text is set as
+// text (textContent); only the math, typeset by KaTeX at generation time, is inserted as HTML.
+"use strict";
+(async () => {
+  const data = JSON.parse(document.getElementById("symattn-data").textContent);
+  const P = data.phrases;
+  const STEPS = 5;
+  const AUTOPLAY_MS = 2600;
+  const $ = (id) => document.getElementById(id);
+  const values = data.kind === "values";
+  const sizes = data.sizes;
+
+  try {
+    data.math = await inflate(document.getElementById("symattn-math").textContent.trim());
+  } catch (error) {
+    document.body.dataset.error = String(error);
+    document.querySelector("header.top").after(el("p", { class: "alert", role: "alert", text: P.old_browser }));
+    return;
+  }
+
+  async function inflate(base64) {
+    const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+    return JSON.parse(await new Response(stream).text());
+  }
+
+  function el(tag, attributes = {}, ...children) {
+    const node = document.createElement(tag);
+    for (const [name, value] of Object.entries(attributes)) {
+      if (value === null || value === undefined || value === false) continue;
+      if (name === "class") node.className = value;
+      else if (name === "text") node.textContent = value;
+      else node.setAttribute(name, value === true ? "" : String(value));
+    }
+    for (const child of children) if (child !== null && child !== undefined) node.append(child);
+    return node;
+  }
+
+  function fill(key, fields) {
+    return P[key].replace(/\{(\w+)\}/g, (whole, name) => (name in fields ? String(fields[name]) : whole));
+  }
+
+  const parsed = new Map();
+  function mathNode(id, extra = "") {
+    let template = parsed.get(id);
+    if (!template) {
+      template = document.createElement("template");
+      template.innerHTML = data.math[id]; // KaTeX output written by symattn, never user text
+      parsed.set(id, template);
+    }
+    return el("span", { class: ("m " + extra).trim() }, template.content.cloneNode(true));
+  }
+
+  // ---- state and the URL -------------------------------------------------------------------
+  const taus = data.temperatures || [];
+  const state = readHash();
+
+  function readHash() {
+    const params = new URLSearchParams(location.hash.slice(1));
+    const chosen = Object.assign({ row: sizes.n_q, step: 1 }, data.defaults || {});
+    const row = Number(params.get("row"));
+    if (Number.isInteger(row) && row >= 1 && row <= sizes.n_q) chosen.row = row;
+    const step = Number(params.get("step"));
+    if (Number.isInteger(step) && step >= 1 && step <= STEPS) chosen.step = step;
+    if (values) {
+      const tau = params.get("tau");
+      if (taus.some((t) => t.key === tau)) chosen.tau = tau;
+      const mask = params.get("mask");
+      if (mask === "on" || mask === "off") chosen.mask = mask;
+    }
+    return chosen;
+  }
+
+  function writeHash() {
+    const fields = { row: state.row };
+    if (values) Object.assign(fields, { tau: state.tau, mask: state.mask });
+    fields.step = state.step;
+    const hash = "#" + new URLSearchParams(fields).toString();
+    if (location.hash !== hash) {
+      try {
+        history.replaceState(null, "", hash);
+      } catch (error) {
+        location.replace(hash);
+      }
+    }
+    const share = $("share-url");
+    share.value = location.href;
+    share.scrollLeft = share.scrollWidth; // the state is at the end of the link
+  }
+
+  function tauIndex() {
+    return Math.max(0, taus.findIndex((t) => t.key === state.tau));
+  }
+
+  function variant() {
+    return values ? data.variants[tauIndex() + ":" + state.mask] : null;
+  }
+
+  // ---- controls ----------------------------------------------------------------------------
+  function setUpControls() {
+    const select = $("row");
+    data.rowLabels.forEach((label, i) => {
+      select.append(el("option", { value: i + 1, text: fill("row_option", { row: i + 1, label }) }));
+    });
+    select.addEventListener("change", () => change({ row: Number(select.value) }));
+    for (const node of document.querySelectorAll(".values-only")) node.hidden = !values;
+    if (values) {
+      const range = $("tau");
+      range.max = String(taus.length - 1);
+      range.setAttribute("list", "tau-ticks");
+      $("tau-ticks").append(...taus.map((t, k) => el("option", { value: k, label: t.key })));
+      $("tau-scale").append(...taus.map((t) => el("span", { text: t.key })));
+      range.addEventListener("input", () => change({ tau: taus[Number(range.value)].key }));
+      $("mask").addEventListener("change", () => change({ mask: $("mask").checked ? "on" : "off" }));
+      $("mask-label").textContent = P[data.maskLabel];
+    }
+    $("reset").addEventListener("click", () => change(Object.assign({}, data.defaults || { row: sizes.n_q, step: 1 })));
+    $("copy-link").addEventListener("click", copyLink);
+    $("share-url").addEventListener("focus", () => $("share-url").select());
+  }
+
+  function syncControls() {
+    $("row").value = String(state.row);
+    if (!values) return;
+    const index = tauIndex();
+    const tau = taus[index];
+    $("tau").value = String(index);
+    $("tau").setAttribute("aria-valuetext", "τ = " + tau.key + (tau.dec ? " ≈ " + tau.dec : ""));
+    const output = $("tau-value");
+    output.replaceChildren(mathNode(tau.m), tau.dec ? el("span", { class: "dec", text: "≈ " + tau.dec }) : "");
+    $("mask").checked = state.mask === "on";
+  }
+
+  async function copyLink() {
+    const status = $("copy-status");
+    const url = $("share-url").value;
+    try {
+      await navigator.clipboard.writeText(url);
+      status.textContent = P.copied;
+    } catch (error) {
+      $("share-url").focus();
+      $("share-url").select();
+      status.textContent = P.copy_failed;
+    }
+  }
+
+  function change(update) {
+    const before = JSON.stringify([state.row, state.tau, state.mask]);
+    Object.assign(state, update);
+    if (JSON.stringify([state.row, state.tau, state.mask]) !== before) renderState();
+    renderWalk();
+    writeHash();
+  }
+
+  // ---- the state: error, heatmap, summary, tables, derivation ------------------------------
+  function renderState() {
+    syncControls();
+    const v = variant();
+    const error = v && v.error;
+    $("state-error").hidden = !error;
+    $("state-error-text").textContent = error || "";
+    if (values) {
+      renderHeatmap(error ? null : v);
+      renderSummary(error ? null : v);
+    }
+    renderTables(error ? null : v);
+    renderDerivation(error ? null : v);
+  }
+
+  function shade(weight) {
+    const mix = (full) => Math.round(255 - (255 - full) * weight);
+    return `rgb(${mix(38)}, ${mix(92)}, ${mix(196)})`;
+  }
+
+  function renderHeatmap(v) {
+    const table = $("heatmap");
+    const head = el("tr", {}, el("th", { class: "corner", scope: "col", text: "" }));
+    data.colLabels.forEach((label) => head.append(el("th", { scope: "col", text: label })));
+    const body = el("tbody");
+    data.rowLabels.forEach((label, i) => {
+      const current = i + 1 === state.row;
+      const button = el("button", { type: "button", class: "row-pick", text: label, "aria-pressed": String(current) });
+      button.addEventListener("click", () => change({ row: i + 1 }));
+      const tr = el("tr", { class: current ? "current" : null }, el("th", { scope: "row" }, button));
+      data.colLabels.forEach((_, j) => {
+        const readable = v ? v.readable[i][j] === 1 : true;
+        const weight = v && v.weights ? v.weights[i][j] : null;
+        const td = el("td", { "data-row": i + 1, "data-col": j + 1, "data-readable": readable ? "1" : "0" });
+        if (weight !== null) td.dataset.weight = weight;
+        if (!readable) {
+          td.className = "masked";
+          td.title = P.masked;
+          td.textContent = "0";
+        } else if (weight !== null) {
+          const w = Number(weight);
+          td.style.backgroundColor = shade(w);
+          if (w > 0.55) td.classList.add("dark");
+          td.textContent = weight;
+        } else if (v) {
+          td.append(mathNode(v.tables.A[i][j][0]));
+        } else {
+          td.textContent = "—"; // this state cannot be computed: its reason is shown above
+        }
+        tr.append(td);
+      });
+      body.append(tr);
+    });
+    table.replaceChildren(el("thead", {}, head), body);
+  }
+
+  function renderSummary(v) {
+    const box = $("summary");
+    box.replaceChildren();
+    if (!v) return;
+    const i = state.row - 1;
+    const label = data.rowLabels[i];
+    const readable = data.colLabels.filter((_, j) => v.readable[i][j] === 1);
+    const masked = data.colLabels.filter((_, j) => v.readable[i][j] !== 1);
+    const lines = [
+      fill(label === String(state.row) ? "summary_reads_plain" : "summary_reads",
+        { row: state.row, label, count: readable.length, total: sizes.n_k, keys: readable.join(P.list_separator) || "—" }),
+      masked.length ? fill("summary_masked", { keys: masked.join(P.list_separator) }) : P.summary_unmasked,
+    ];
+    if (v.weights) {
+      const weights = v.weights[i];
+      const shown = data.colLabels.map((c, j) => `${c} ${v.readable[i][j] === 1 ? weights[j] : "0"}`);
+      lines.push(fill("summary_weights", { weights: shown.join(P.list_separator) }));
+      if (readable.length) {
+        let best = -1;
+        data.colLabels.forEach((_, j) => {
+          if (v.readable[i][j] === 1 && (best < 0 || Number(weights[j]) > Number(weights[best]))) best = j;
+        });
+        lines.push(fill("summary_largest", { key: data.colLabels[best], weight: weights[best] }));
+      }
+      lines.push(fill("summary_output", { row: state.row, values: v.outputs[i].join(", ") }));
+    }
+    lines.push(P.summary_caution);
+    box.replaceChildren(el("ul", {}, ...lines.map((line) => el("li", { text: line }))));
+  }
+
+  function renderTables(v) {
+    const box = $("tables");
+    box.replaceChildren();
+    $("names").replaceChildren();
+    if (!values) {
+      for (const name of ["Q", "K", "V", "R", "S", "M", "L", "A", "O"]) box.append(shapeCard(name));
+      return;
+    }
+    if (v && v.names.length) $("names").append(el("p", { class: "note", text: P.names_legend }), ...v.names.map(blockNode));
+    const keyRows = ["K", "V"];
+    for (const name of ["Q", "K", "V", "R", "S", "M", "L", "A", "O"]) {
+      const cells = keyRows.includes(name) || name === "Q" ? data.inputs[name] : v ? v.tables[name] : null;
+      if (!cells) continue;
+      const rows = keyRows.includes(name) ? data.colLabels : data.rowLabels;
+      const cols = ["R", "S", "M", "L", "A"].includes(name) ? data.colLabels : cells[0].map((_, c) => String(c + 1));
+      box.append(matrixCard(name, cells, rows, cols, v));
+    }
+  }
+
+  function cardHead(name, rows, cols) {
+    return el("figcaption", {}, mathNode(data.headings[name], "heading"), el("span", { class: "words", text: data.words[name] }),
+      el("span", { class: "shape", text: fill("shape", { rows, cols }) }));
+  }
+
+  function matrixCard(name, cells, rows, cols, v) {
+    const keyTable = name === "K" || name === "V";
+    const head = el("tr", {}, el("th", { class: "corner", text: "" }), ...cols.map((c) => el("th", { scope: "col", text: c })));
+    const body = el("tbody");
+    cells.forEach((row, i) => {
+      let cls = null;
+      if (!keyTable && i + 1 === state.row) cls = "current";
+      if (keyTable && v && v.readable[state.row - 1][i] !== 1) cls = "unread";
+      const tr = el("tr", { class: cls }, el("th", { scope: "row", text: rows[i] }));
+      row.forEach(([id, decimal]) => {
+        tr.append(el("td", {}, mathNode(id), decimal ? el("span", { class: "dec", text: decimal }) : null));
+      });
+      body.append(tr);
+    });
+    const table = el("table", { class: "matrix", id: "table-" + name, "data-rows": cells.length, "data-cols": cols.length },
+      el("thead", {}, head), body);
+    return el("figure", { class: "card" }, cardHead(name, cells.length, cols.length), el("div", { class: "scroll" }, table));
+  }
+
+  function shapeCard(name) {
+    const [rows, cols] = data.shapes[name];
+    const table = el("div", { class: "shape-grid", id: "table-" + name, "data-rows": rows, "data-cols": cols, style: null });
+    table.style.setProperty("--cols", cols);
+    for (let i = 0; i < rows * cols; i++) {
+      const current = name !== "K" && name !== "V" && Math.floor(i / cols) + 1 === state.row;
+      table.append(el("span", { class: current ? "sq current" : "sq" }));
+    }
+    return el("figure", { class: "card" }, cardHead(name, rows, cols), table);
+  }
+
+  function segmentNodes(segments) {
+    return segments.map((s) => (typeof s === "number" ? mathNode(s) : document.createTextNode(s)));
+  }
+
+  function blockNode(block) {
+    if (block.k === "h") return el("h3", {}, ...segmentNodes(block.s));
+    if (block.k === "p") return el("p", {}, ...segmentNodes(block.s));
+    if (block.k === "d") return el("div", { class: "display" }, mathNode(block.m));
+    return el("ul", {}, ...block.items.map((item) => el("li", {}, ...segmentNodes(item))));
+  }
+
+  function renderDerivation(v) {
+    const box = $("derivation");
+    const checks = $("checks");
+    if (!values) {
+      box.replaceChildren(el("p", { text: P.shapes_only }), el("ul", {},
+        el("li", { text: fill("constraint_dk", sizes) }), el("li", { text: fill("constraint_nk", sizes) })));
+      checks.replaceChildren();
+      return;
+    }
+    box.replaceChildren(...(v ? v.rows[state.row - 1].map(blockNode) : []));
+    checks.replaceChildren();
+    if (!v) return;
+    checks.append(...v.checks.map(blockNode));
+    checks.append(el("p", { class: v.passed ? "passed" : "failed", id: "checks-verdict", text: v.passed ? P.all_passed : P.some_failed }));
+  }
+
+  setUpControls();
+  renderState();
+  setUpWalk();
+  renderWalk();
+  $("footer").textContent = fill("footer", { source: data.source, places: data.places });
+  window.addEventListener("hashchange", () => {
+    Object.assign(state, readHash());
+    renderState();
+    renderWalk();
+    writeHash();
+  });
+  document.body.classList.toggle("shapes-only", !values);
+  $("app").hidden = false;
+  writeHash();
+  document.body.dataset.ready = "1";
+
+  // ---- the five-step walkthrough -----------------------------------------------------------
+  function setUpWalk() {
+    const reduce = window.matchMedia("(prefers-reduced-motion: reduce)");
+    const walk = $("walk");
+    let timer = null;
+    const play = $("walk-play");
+    const stop = () => {
+      clearInterval(timer);
+      timer = null;
+      play.textContent = P.play;
+      play.setAttribute("aria-pressed", "false");
+    };
+    const motion = () => {
+      $("motion-note").hidden = !reduce.matches;
+      play.disabled = reduce.matches;
+      walk.classList.toggle("reduced", reduce.matches);
+      if (reduce.matches) stop();
+    };
+    reduce.addEventListener("change", motion);
+    motion();
+    const go = (step, focusTab) => {
+      change({ step: Math.min(STEPS, Math.max(1, step)) });
+      if (focusTab) $("walk-tab-" + state.step).focus();
+    };
+    $("walk-prev").addEventListener("click", () => { stop(); go(state.step - 1); });
+    $("walk-next").addEventListener("click", () => { stop(); go(state.step + 1); });
+    play.addEventListener("click", () => {
+      if (timer) return stop();
+      play.textContent = P.pause;
+      play.setAttribute("aria-pressed", "true");
+      if (state.step === STEPS) go(1);
+      timer = setInterval(() => (state.step >= STEPS ? stop() : go(state.step + 1)), AUTOPLAY_MS);
+    });
+    for (const tab of document.querySelectorAll("#walk-tabs [role=tab]")) {
+      tab.addEventListener("click", () => { stop(); go(Number(tab.dataset.step)); });
+    }
+    walk.addEventListener("keydown", (event) => {
+      if (event.altKey || event.ctrlKey || event.metaKey) return;
+      const onTab = document.activeElement && document.activeElement.getAttribute("role") === "tab";
+      const from = onTab ? Number(document.activeElement.dataset.step) : state.step; // as in a tab list
+      const moves = { ArrowRight: from + 1, ArrowLeft: from - 1, Home: 1, End: STEPS };
+      if (!(event.key in moves)) return;
+      event.preventDefault();
+      stop();
+      go(moves[event.key], onTab);
+    });
+  }
+
+  function renderWalk() {
+    $("walk-step").textContent = fill("step_of", { n: state.step });
+    for (const tab of document.querySelectorAll("#walk-tabs [role=tab]")) {
+      const selected = Number(tab.dataset.step) === state.step;
+      tab.setAttribute("aria-selected", String(selected));
+      tab.tabIndex = selected ? 0 : -1;
+    }
+    $("walk-prev").disabled = state.step === 1;
+    $("walk-next").disabled = state.step === STEPS;
+    const panel = $("walk-panel");
+    panel.setAttribute("aria-labelledby", "walk-tab-" + state.step);
+    panel.dataset.step = String(state.step);
+    const v = variant();
+    const ok = values && v && !v.error;
+    const fields = Object.assign({ row: state.row, label: data.rowLabels[state.row - 1] }, sizes);
+    const visual = [null, stepTokens, stepProjections, stepScores, stepSoftmax, stepSum][state.step](ok ? v : null);
+    const formula = state.step > 1 ? el("div", { class: "formula" }, mathNode(data.stepMath[state.step - 2])) : null;
+    // new nodes in the panel start their entrance animation (none with reduced motion)
+    panel.replaceChildren(el("h3", { text: P["step" + state.step] }), el("p", { text: fill("step" + state.step + "_text", fields) }),
+      ...[formula, visual].filter(Boolean));
+  }
+
+  function staggered(node, k) {
+    node.style.setProperty("--k", String(k));
+    return node;
+  }
+
+  function chips(labels, current, title) {
+    return el("div", { class: "chips" }, el("span", { class: "chip-title", text: title }),
+      ...labels.map((label, i) => staggered(el("span", { class: i === current ? "chip current" : "chip", text: label }), i)));
+  }
+
+  function stepTokens() {
+    const same = data.rowLabels.join("\u0000") === data.colLabels.join("\u0000");
+    return el("div", { class: "visual" }, chips(data.rowLabels, state.row - 1, P.queries_label),
+      same ? null : chips(data.colLabels, -1, P.keys_label));
+  }
+
+  function squares(name, rows, cols, currentRow, readable) {
+    const grid = el("div", { class: "shape-grid small" });
+    grid.style.setProperty("--cols", cols);
+    for (let i = 0; i < rows; i++) {
+      for (let j = 0; j < cols; j++) {
+        let cls = "sq";
+        if (i === currentRow) cls += " current";
+        if (readable && readable[i] === 0) cls += " off";
+        grid.append(staggered(el("span", { class: cls }), i));
+      }
+    }
+    return el("figure", { class: "mini" }, grid, el("figcaption", { text: `${name}  ${rows} × ${cols}` }));
+  }
+
+  function stepProjections(v) {
+    const i = state.row - 1;
+    const read = v ? v.readable[i] : null;
+    const row = el("div", { class: "visual row-wrap" }, squares("Q", sizes.n_q, sizes.d_k, i),
+      squares("K", sizes.n_k, sizes.d_k, -1, read), squares("V", sizes.n_k, sizes.d_v, -1, read));
+    if (!v) return row;
+    const q = el("p", { class: "vector" }, mathNode(data.rowMath.q[i]), el("span", { text: "=" }),
+      ...data.inputs.Q[i].map(([id], k) => staggered(el("span", { class: "cell" }, mathNode(id)), k)));
+    return el("div", {}, row, q);
+  }
+
+  function keyRow(title, cells, readable, render) {
+    return el("tr", {}, el("th", { scope: "row", text: title }), ...cells.map((cell, j) => {
+      const td = el("td", { class: readable && readable[j] !== 1 ? "off" : null }, render(cell, j));
+      return staggered(td, j);
+    }));
+  }
+
+  function keyTable(rows) {
+    return el("div", { class: "scroll" }, el("table", { class: "steps" },
+      el("thead", {}, el("tr", {}, el("th", { text: "" }), ...data.colLabels.map((c) => el("th", { scope: "col", text: c })))),
+      el("tbody", {}, ...rows)));
+  }
+
+  function stepScores(v) {
+    const grid = el("div", { class: "visual row-wrap" }, squares("R = QKᵀ", sizes.n_q, sizes.n_k, state.row - 1));
+    if (!v) return grid;
+    const cells = v.tables.R[state.row - 1];
+    return el("div", {}, grid, keyTable([keyRow(P.scores_row, cells, null, ([id]) => mathNode(id))]));
+  }
+
+  function bar(weight) {
+    const fillNode = el("span", { class: "bar-fill" });
+    requestAnimationFrame(() => requestAnimationFrame(() => fillNode.style.setProperty("--w", weight)));
+    return el("span", { class: "bar", "data-weight": weight }, fillNode, el("span", { class: "bar-text", text: weight }));
+  }
+
+  function stepSoftmax(v) {
+    const i = state.row - 1;
+    if (!v) return el("div", { class: "visual row-wrap" }, squares("A", sizes.n_q, sizes.n_k, i));
+    const read = v.readable[i];
+    const rows = [
+      keyRow(P.scaled_row, v.tables.S[i], null, ([id]) => mathNode(id)),
+      keyRow(P.logits_row, v.tables.L[i], read, ([id]) => mathNode(id)),
+      keyRow(P.weights_row, v.tables.A[i], read, ([id], j) => (v.weights && read[j] === 1 ? bar(v.weights[i][j]) : mathNode(id))),
+    ];
+    return keyTable(rows);
+  }
+
+  function stepSum(v) {
+    const i = state.row - 1;
+    if (!v) return el("div", { class: "visual row-wrap" }, squares("O = AV", sizes.n_q, sizes.d_v, i));
+    const terms = el("tbody");
+    data.colLabels.forEach((label, j) => {
+      if (v.readable[i][j] !== 1) return;
+      const weight = v.weights ? bar(v.weights[i][j]) : mathNode(v.tables.A[i][j][0]);
+      terms.append(staggered(el("tr", {}, el("th", { scope: "row", text: label }), el("td", {}, weight),
+        el("td", { class: "times", text: "×" }), el("td", {}, ...data.inputs.V[j].map(([id]) => el("span", { class: "cell" }, mathNode(id))))), j));
+    });
+    const output = el("tr", { class: "result" }, el("th", { scope: "row" }, mathNode(data.rowMath.O[i])), el("td", { text: "=" }), el("td", {}),
+      el("td", {}, ...v.tables.O[i].map(([id, decimal]) => el("span", { class: "cell" }, mathNode(id), decimal ? el("span", { class: "dec", text: decimal }) : null))));
+    terms.append(output);
+    return el("div", { class: "scroll" }, el("table", { class: "steps sum" }, terms));
+  }
+})();

@@ -1,0 +1,124 @@
+"""Every word the interactive course page shows, in English and Chinese (the course's vocabulary).
+
+Placeholders in {braces} are filled by the page script with plain text (never HTML).
+"""
+
+from __future__ import annotations
+
+PAGE_PHRASES: dict[str, dict[str, str]] = {
+    "lab": {"en": "exact attention lab", "zh": "精确注意力实验"},
+    "intro": {"en": "Every value below is exact, computed by symattn for each state of the controls "
+                    "before this page was written; decimals are shown beside the exact entries.",
+              "zh": "下面每个数都是精确值：symattn 在生成页面时已为控件的每种状态完成精确计算；"
+                    "精确值旁给出小数。"},
+    "noscript": {"en": "The controls of this page need JavaScript. The same derivation is printed "
+                       "by: symattn solve FILE --format markdown",
+                 "zh": "本页控件需要 JavaScript。相同的推导可用 symattn solve FILE --format markdown "
+                       "输出。"},
+    "old_browser": {"en": "This browser cannot unpack the page's typeset math (it lacks "
+                           "DecompressionStream); open the page in a current browser.",
+                    "zh": "此浏览器无法解压本页已排版的公式（缺少 DecompressionStream）；请用较新的浏览器打开。"},
+    "controls": {"en": "Experiment controls", "zh": "实验控件"},
+    "query_row": {"en": "Query row", "zh": "当前 query 行"},
+    "row_option": {"en": "{row} · {label}", "zh": "{row} · {label}"},
+    "temperature": {"en": "Temperature τ", "zh": "温度 τ"},
+    "causal_mask": {"en": "Causal mask", "zh": "因果掩码"},
+    "causal_mask_bottom_right": {"en": "Causal mask (bottom-right)", "zh": "因果掩码（右下对齐）"},
+    "share": {"en": "Share link (restores row, temperature, mask and step)",
+              "zh": "分享链接（恢复 query 行、温度、掩码与步骤）"},
+    "copy": {"en": "Copy link", "zh": "复制链接"},
+    "copied": {"en": "Copied", "zh": "已复制"},
+    "copy_failed": {"en": "Select the link and copy it", "zh": "请选中链接后手动复制"},
+    "reset": {"en": "Reset", "zh": "重置"},
+    "heatmap": {"en": "Attention weights A", "zh": "注意力权重矩阵 A"},
+    "heatmap_note": {"en": "Rows are queries, columns are keys. Colour encodes the weight only: read "
+                           "it with the values in the cells, the tables and the summary.",
+                     "zh": "行是 query，列是 key。颜色只编码权重大小，须与单元数值、矩阵表和文本摘要一起读取。"},
+    "list_separator": {"en": ", ", "zh": "、"},
+    "masked": {"en": "masked", "zh": "被掩码"},
+    "summary": {"en": "The current row", "zh": "当前行摘要"},
+    "summary_reads": {"en": "Query {row} ({label}) may read {count} of {total} keys: {keys}.",
+                      "zh": "第 {row} 个 query（{label}）可读取 {total} 个 key 中的 {count} 个：{keys}。"},
+    "summary_reads_plain": {"en": "Query {row} may read {count} of {total} keys: {keys}.",
+                            "zh": "第 {row} 个 query 可读取 {total} 个 key 中的 {count} 个：{keys}。"},
+    "summary_masked": {"en": "Masked, weight exactly 0: {keys}.",
+                       "zh": "被掩码、权重精确为 0：{keys}。"},
+    "summary_unmasked": {"en": "No key is masked.", "zh": "没有 key 被掩码。"},
+    "summary_weights": {"en": "Weights: {weights}.", "zh": "权重：{weights}。"},
+    "summary_largest": {"en": "Largest weight: {key} ({weight}); the readable weights sum to "
+                              "exactly 1.",
+                        "zh": "最大权重：{key}（{weight}）；可读取位置的权重之和精确为 1。"},
+    "summary_output": {"en": "Output, row {row} of O: ({values}).",
+                       "zh": "输出 O 的第 {row} 行：({values})。"},
+    "summary_caution": {"en": "A large weight is not the cause of a model's prediction: this is "
+                              "one head of one layer, with fixed matrices.",
+                        "zh": "最大权重不等于最终预测的完整原因：这里只有一个固定的头和一层。"},
+    "tables": {"en": "The nine tables", "zh": "九张表"},
+    "names_legend": {"en": "Names used in the tables and the derivation:",
+                     "zh": "表格与推导中使用的记号："},
+    "shape": {"en": "{rows} × {cols}", "zh": "{rows} × {cols}"},
+    "derivation": {"en": "Derivation of the current row", "zh": "当前行的推导"},
+    "all_passed": {"en": "All checks pass.", "zh": "全部核对通过。"},
+    "some_failed": {"en": "A check did not pass.", "zh": "有核对未通过。"},
+    "state_error": {"en": "This state cannot be computed:", "zh": "此状态无法计算："},
+    "walkthrough": {"en": "The mechanism in five steps", "zh": "机制动画：五个步骤"},
+    "step_of": {"en": "Step {n} / 5", "zh": "第 {n} 步 / 共 5 步"},
+    "previous": {"en": "Previous", "zh": "上一步"},
+    "next": {"en": "Next", "zh": "下一步"},
+    "play": {"en": "Play", "zh": "播放"},
+    "pause": {"en": "Pause", "zh": "暂停"},
+    "keys_hint": {"en": "Keyboard: ← and → move between the steps, Home and End go to the first "
+                        "and the last.",
+                  "zh": "键盘：← 与 → 切换步骤，Home 与 End 跳到第一步与最后一步。"},
+    "reduced_motion": {"en": "Reduced motion is on: the same five steps, without continuous motion. "
+                             "Use the buttons or the arrow keys.",
+                       "zh": "已启用减少动态效果：步骤完全相同，但没有连续动画。请使用按钮或方向键。"},
+    "step1": {"en": "Tokens", "zh": "Token"},
+    "step1_text": {"en": "The input: {n_q} query positions and {n_k} key/value positions. Each row "
+                         "of a matrix is one position; the query being updated is {label}.",
+                   "zh": "输入：{n_q} 个 query 位置与 {n_k} 个 key/value 位置。矩阵的每一行对应一个位置；"
+                         "当前更新的 query 是“{label}”。"},
+    "step2": {"en": "Q/K/V projections", "zh": "Q/K/V 投影"},
+    "step2_text": {"en": "In a model all three are projections of the token representations H; "
+                         "this problem gives Q, K and V directly. Q is {n_q} × {d_k}, K is "
+                         "{n_k} × {d_k}, V is {n_k} × {d_v}: Q and K share d_k = {d_k}.",
+                   "zh": "模型中三者都由 token 表示 H 投影得到；本题直接给出 Q、K、V。Q 为 {n_q} × {d_k}，"
+                         "K 为 {n_k} × {d_k}，V 为 {n_k} × {d_v}：Q 与 K 共享 d_k = {d_k}。"},
+    "step3": {"en": "Score matrix", "zh": "分数矩阵"},
+    "step3_text": {"en": "Query {row} is compared with every key: the score matrix is {n_q} × {n_k}, "
+                         "and its row {row} holds the dot products of query {row} with each key.",
+                   "zh": "第 {row} 个 query 与每个 key 比较：分数矩阵为 {n_q} × {n_k}，"
+                         "其第 {row} 行是第 {row} 个 query 与各 key 的点积。"},
+    "step4": {"en": "Scale, mask, softmax", "zh": "缩放、掩码、softmax"},
+    "step4_text": {"en": "Scale the scores, add the mask (−∞ blocks a key), divide by τ, then "
+                         "normalise the row: the weights are non-negative and sum to 1.",
+                   "zh": "缩放分数，加上掩码（−∞ 禁止读取），除以 τ，再逐行归一化：权重非负且和为 1。"},
+    "step5": {"en": "Weighted sum", "zh": "加权求和"},
+    "step5_text": {"en": "Output row {row} is the weighted sum of the value rows, a vector of "
+                         "length d_v = {d_v}; masked keys add nothing.",
+                   "zh": "输出的第 {row} 行是 value 各行的加权和，长度为 d_v = {d_v}；被掩码的 key 不参与。"},
+    "queries_label": {"en": "Queries", "zh": "Query"},
+    "keys_label": {"en": "Keys / values", "zh": "Key / value"},
+    "scores_row": {"en": "scores", "zh": "原始分数"},
+    "scaled_row": {"en": "scaled", "zh": "缩放分数"},
+    "logits_row": {"en": "logits", "zh": "logits"},
+    "weights_row": {"en": "weights", "zh": "权重"},
+    "shapes_only": {"en": "This problem gives only shapes: every stage's shape and the two "
+                          "constraints.",
+                    "zh": "本题只给出形状：各阶段的形状与两条约束。"},
+    "constraint_dk": {"en": "Q and K share d_k = {d_k}, so QKᵀ is defined: {n_q} × {n_k}.",
+                      "zh": "Q 与 K 共享 d_k = {d_k}，所以 QKᵀ 有定义：{n_q} × {n_k}。"},
+    "constraint_nk": {"en": "K and V share n_k = {n_k}, so AV is defined: {n_q} × {d_v}.",
+                      "zh": "K 与 V 共享 n_k = {n_k}，所以 AV 有定义：{n_q} × {d_v}。"},
+    "footer": {"en": "Generated by symattn from {source}. Exact values from SymPy, checked against "
+                     "an independent mpmath computation; decimals rounded to {places} places; math "
+                     "typeset by KaTeX. The page needs no network access.",
+               "zh": "由 symattn 从 {source} 生成。精确值由 SymPy 计算，并与独立的 mpmath 数值计算核对；"
+                     "小数保留 {places} 位；公式由 KaTeX 排版。本页无需联网。"},
+}
+"""Key -> language -> text; every key in both languages with the same placeholders."""
+
+
+def page_phrases(lang: str) -> dict[str, str]:
+    """The page's words in one language."""
+    return {key: texts[lang] for key, texts in PAGE_PHRASES.items()}

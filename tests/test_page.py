@@ -1,0 +1,377 @@
+"""The interactive course page (symattn page): its data, its HTML, and the page in a real browser.
+
+The browser tests open the generated pages from disk in headless Chromium (Debian's chromium,
+driven by playwright-core from tools/browser) and assert on what tools/browser/check_page.js
+observed. Without node, KaTeX, Chromium or playwright-core they skip with the reason (they fail
+instead when SYMATTN_REQUIRE_CLIENTS=1, as in .ci/run).
+"""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import replace
+from pathlib import Path
+from string import Formatter
+
+import pytest
+
+from clients import KATEX_DIR, need
+from conftest import EXAMPLE_FILES, MULTI_HEAD, ROOT, SHAPE_ONLY
+from symattn import cli, load_problem
+from symattn.errors import InputError
+from symattn.page import DEFAULT_TEMPERATURES, build_page, parse_temperatures
+from symattn.page_data import MathStore, collect
+from symattn.page_phrases import PAGE_PHRASES
+from symattn.renderers.phrases import LANGUAGES
+
+BROWSER_DIR = ROOT / "tools" / "browser"
+ARTIFACTS = ROOT / "build" / "page"
+DEMO = ROOT / "worked_examples" / "05_five_tokens_temperature"
+COMMITTED = {"en": DEMO / "page.html", "zh": DEMO / "page.zh.html"}
+PAGE_EXAMPLES = [p for p in EXAMPLE_FILES if p not in MULTI_HEAD]
+HOSTILE = """title = "</script><script>alert(1)</script>"
+tokens = ["<b>x</b>", "\\\\input{a}", "50%_a&b", "上下文"]
+[input]
+Q = [[1], [2], [0], [1]]
+K = [[0], ["ln(3)"], [1], [0]]
+V = [[2], [0], [4], [1]]
+[attention]
+mask = "causal"
+"""
+
+
+def demo_data(lang: str = "en", temperatures: str = DEFAULT_TEMPERATURES) -> tuple[dict, MathStore]:
+    store = MathStore()
+    problem = load_problem(DEMO / "problem.toml")
+    return collect(problem, parse_temperatures(temperatures), lang, store), store
+
+
+def fields(text: str) -> set[str]:
+    return {name for _, name, _, _ in Formatter().parse(text) if name}
+
+
+# ---- words, temperatures, data --------------------------------------------------------------
+
+@pytest.mark.parametrize("key", sorted(PAGE_PHRASES))
+def test_every_page_phrase_in_both_languages_with_the_same_placeholders(key):
+    assert set(PAGE_PHRASES[key]) == set(LANGUAGES)
+    assert all(PAGE_PHRASES[key][lang].strip() for lang in LANGUAGES)
+    assert fields(PAGE_PHRASES[key]["en"]) == fields(PAGE_PHRASES[key]["zh"])
+
+
+def test_temperatures_are_read_exactly():
+    assert [str(t) for t in parse_temperatures("1/2, 0.85 ,1,3/2,2,sqrt(2)")] == \
+        ["1/2", "17/20", "1", "3/2", "2", "sqrt(2)"]
+
+
+@pytest.mark.parametrize("text, message", [
+    ("", "--temperatures: give positive values separated by commas, e.g. 1/2,1,2"),
+    ("1,,2", "--temperatures: give positive values separated by commas, e.g. 1/2,1,2"),
+    ("1,0", "--temperatures: value 2 ('0') must be positive"),
+    ("-1/2", "--temperatures: value 1 ('-1/2') must be positive"),
+    ("1,x", "--temperatures: value 2 ('x'): unknown name 'x'"),
+    (",".join(["1"] * 13), "--temperatures: 13 values (limit 12)"),
+], ids=["empty", "gap", "zero", "negative", "name", "too-many"])
+def test_bad_temperatures_are_refused_in_one_line(text, message):
+    with pytest.raises(InputError) as caught:
+        parse_temperatures(text)
+    assert str(caught.value).startswith(message)
+
+
+def test_the_demo_data_has_every_state_of_the_controls():
+    data, store = demo_data()
+    assert [t["key"] for t in data["temperatures"]] == ["1/2", "17/20", "1", "3/2", "2"]
+    assert [t["dec"] for t in data["temperatures"]] == ["0.5", "0.85", None, "1.5", None]
+    assert data["defaults"] == {"row": 3, "tau": "17/20", "mask": "on", "step": 1}
+    assert sorted(data["variants"]) == sorted(f"{k}:{m}" for k in range(5) for m in ("on", "off"))
+    assert data["rowLabels"] == ["模型", "根据", "上下文", "分配", "权重"]
+    causal = data["variants"]["1:on"]
+    assert causal["readable"][2] == [1, 1, 1, 0, 0]
+    assert causal["weights"][2] == ["0.4965", "0.2517", "0.2517", "0.0000", "0.0000"]
+    assert [store.items[cell[0]][0] for cell in causal["tables"]["A"][2][3:]] == ["0", "0"]
+    assert [store.items[cell[0]][0] for cell in causal["tables"]["M"][2]] == \
+        ["0", "0", "0", r"-\infty", r"-\infty"]
+    assert causal["outputs"][2] == ["1.0000", "0.5035"] and causal["passed"] is True
+    hot = data["variants"]["3:on"]
+    assert hot["weights"][2][3:] == ["0.0000", "0.0000"] and hot["weights"][2] != causal["weights"][2]
+    assert data["variants"]["1:off"]["readable"][2] == [1, 1, 1, 1, 1]
+
+
+def test_the_row_derivation_is_the_derivation_renderers_text():
+    data, store = demo_data()
+    row3 = data["variants"]["1:on"]["rows"][2]
+    heading = row3[0]["s"]
+    assert "".join(s for s in heading if isinstance(s, str)) == "Row 3 (上下文) step by step"
+    displays = [store.items[b["m"]][0] for b in row3 if b["k"] == "d"]
+    assert any(r"R_{3,1} &= q_{3} \cdot k_{1} = 1 \cdot 1 + 1 \cdot 1 + 0 \cdot 0 = 2" in d
+               for d in displays)
+    markdown = (DEMO / "derivation.en.md").read_text(encoding="utf-8")
+    assert all(d in markdown for d in displays)  # the same math as the Markdown derivation
+
+
+def test_the_problems_own_temperature_is_added_in_order():
+    data, _ = demo_data(temperatures="2,1")
+    assert [t["key"] for t in data["temperatures"]] == ["17/20", "1", "2"]
+    assert data["defaults"]["tau"] == "17/20"
+
+
+def test_a_state_that_cannot_be_computed_shows_its_reason():
+    text = ('[input]\nQ = [[1], [1]]\nK = [[1], [2]]\nV = [[1], [2]]\n'
+            '[attention]\nkeep = [[false, true], [true, true]]\n')
+    data = collect(load_problem(text), parse_temperatures("1"), "en", MathStore())
+    assert "query row 1 may read no key" in data["variants"]["0:on"]["error"]
+    assert data["variants"]["0:off"]["weights"][0] == ["0.0000", "1.0000"]
+
+
+def test_a_problem_whose_every_state_fails_is_refused(capsys, tmp_path):
+    path = tmp_path / "p.toml"
+    path.write_text('[input]\nQ = [[1]]\nK = [[1]]\nV = [[1]]\n[attention]\nkeep = [[false]]\n',
+                    encoding="utf-8")
+    assert cli.main(["page", str(path), "-o", str(tmp_path / "out.html")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and "may read no key" in err and err.count("\n") == 1
+
+
+def test_a_multi_head_file_is_refused_in_one_line(capsys):
+    for path in sorted(MULTI_HEAD):
+        assert cli.main(["page", str(path)]) == 2
+        assert "a course page shows one attention head" in capsys.readouterr().err
+
+
+def test_a_shape_only_problem_gives_its_shapes():
+    (path,) = sorted(SHAPE_ONLY)
+    data = collect(load_problem(path), [], "en", MathStore())
+    assert data["kind"] == "shapes"
+    assert data["shapes"]["R"] == [4, 6] and data["shapes"]["O"] == [4, 3]
+
+
+def test_missing_katex_is_one_line_saying_how_to_install(capsys, tmp_path, monkeypatch):
+    monkeypatch.setenv("SYMATTN_KATEX_DIR", str(tmp_path))
+    assert cli.main(["page", str(DEMO / "problem.toml")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "npm ci --prefix tools/katex" in err
+
+
+# ---- the HTML ---------------------------------------------------------------------------------
+
+def need_katex() -> None:
+    need(shutil.which("node") is not None, "node is not installed")
+    need((KATEX_DIR / "node_modules" / "katex").is_dir(),
+         "KaTeX is not installed (npm ci --prefix tools/katex)")
+
+
+def write_page(job: tuple[str, str, str, Path]) -> None:
+    source, text, lang, target = job
+    target.write_text(build_page(load_problem(text, source=source), lang=lang), encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def pages(tmp_path_factory) -> dict[str, Path]:
+    """Every worked example's page (English), the demo in Chinese, and a page with hostile labels."""
+    need_katex()
+    folder = tmp_path_factory.mktemp("pages")
+    sources = {path.parent.name: (path, "en") for path in PAGE_EXAMPLES}
+    sources |= {"demo.zh": (DEMO / "problem.toml", "zh"), "hostile": (HOSTILE, "en")}
+    out = {name: folder / f"{name}.html" for name in sources}
+    jobs = [(str(p) if isinstance(p, Path) else "hostile.toml",
+             p.read_text(encoding="utf-8") if isinstance(p, Path) else p, lang, out[name])
+            for name, (p, lang) in sources.items()]
+    with ProcessPoolExecutor(max_workers=min(4, os.cpu_count() or 1)) as pool:
+        list(pool.map(write_page, jobs))  # SymPy in each process; node typesets meanwhile
+    return out
+
+
+def inline(html: str, tag: str) -> list[str]:
+    return re.findall(rf"<{tag}(?: [^>]*)?>(.*?)</{tag}>", html, re.S)
+
+
+def test_pages_are_one_self_contained_file_under_2_mb(pages):
+    for name, path in pages.items():
+        html = path.read_text(encoding="utf-8")
+        assert path.stat().st_size < 2_000_000, name
+        assert not re.search(r"\b(src|href|action)\s*=", html), name
+        assert set(re.findall(r"url\((\w+):", html)) == {"data"}, name
+        assert len(re.findall(r"<script\b", html)) == 3, name
+
+
+def test_the_policy_allows_only_the_pages_own_script_and_style(pages):
+    html = pages["05_five_tokens_temperature"].read_text(encoding="utf-8")
+    policy = re.search(r'http-equiv="Content-Security-Policy" content="([^"]+)"', html).group(1)
+
+    def digest(text: str) -> str:
+        return base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii")
+
+    script = inline(html, "script")[-1]
+    style = inline(html, "style")[0]
+    assert policy == (f"default-src 'none'; script-src 'sha256-{digest(script)}'; "
+                      f"style-src 'sha256-{digest(style)}'; style-src-attr 'unsafe-inline'; "
+                      "font-src data:; img-src data:; base-uri 'none'; form-action 'none'")
+    assert "eval(" not in script and "Function(" not in script
+
+
+def test_labels_are_escaped_and_the_math_is_typeset_strictly(pages):
+    html = pages["hostile"].read_text(encoding="utf-8")
+    assert "<script>alert" not in html and "<b>x</b>" not in html
+    assert "<title>&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt; · exact attention lab</title>" \
+        in html
+    data = json.loads(inline(html, "script")[0])
+    assert data["rowLabels"] == ["<b>x</b>", "\\input{a}", "50%_a&b", "上下文"]
+    math = json.loads(gzip.decompress(base64.b64decode(inline(html, "script")[1])))
+    assert math and not any("katex-error" in m for m in math)
+
+
+def test_the_committed_demo_pages_are_current_so_a_page_is_reproducible(pages):
+    demo = pages["05_five_tokens_temperature"].read_text(encoding="utf-8")
+    for lang, path in COMMITTED.items():
+        fresh = demo if lang == "en" else pages["demo.zh"].read_text(encoding="utf-8")
+        assert path.is_file() and path.read_text(encoding="utf-8") == fresh, (
+            f"{path.relative_to(ROOT)} is out of date: python -m symattn page "
+            f"{(DEMO / 'problem.toml').relative_to(ROOT)} --lang {lang} -o {path.relative_to(ROOT)}")
+
+
+def test_the_page_command_writes_the_page(capsys, tmp_path):
+    out = tmp_path / "page.html"
+    need_katex()
+    code = cli.main(["page", str(DEMO / "problem.toml"), "--lang", "zh", "--temperatures", "1,2",
+                     "-o", str(out)])
+    assert (code, capsys.readouterr().err) == (0, "")
+    html = out.read_text(encoding="utf-8")
+    assert html.startswith("<!DOCTYPE html>\n<html lang=\"zh\">")
+    assert "精确注意力实验" in html
+    keys = [t["key"] for t in json.loads(inline(html, "script")[0])["temperatures"]]
+    assert keys == ["17/20", "1", "2"]
+
+
+# ---- in the browser ---------------------------------------------------------------------------
+
+def chromium() -> str | None:
+    """$SYMATTN_CHROMIUM, else Debian's chromium."""
+    candidates = (os.environ.get("SYMATTN_CHROMIUM"), shutil.which("chromium"), "/usr/bin/chromium")
+    return next((c for c in candidates if c and Path(c).is_file()), None)
+
+
+@pytest.fixture(scope="module")
+def browser(request) -> dict:
+    """One run of tools/browser/check_page.js over every page; the screenshots go to build/page/."""
+    need(chromium() is not None, "Chromium is not installed (apt-get install chromium)")
+    need((BROWSER_DIR / "node_modules" / "playwright-core").is_dir(),
+         "playwright-core is not installed (npm ci --prefix tools/browser)")
+    pages = request.getfixturevalue("pages")
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    demo = str(pages["05_five_tokens_temperature"])
+    jobs = [{"name": name, "page": str(path), "scenario": "smoke"} for name, path in pages.items()]
+    jobs += [{"name": "demo", "page": demo, "scenario": "demo",
+              "screenshot": str(ARTIFACTS / "demo.png")},
+             {"name": "reduced", "page": demo, "scenario": "reduced"}]
+    done = subprocess.run(["node", str(BROWSER_DIR / "check_page.js")],
+                          input=json.dumps({"chromium": chromium(), "jobs": jobs}),
+                          capture_output=True, text=True, timeout=600, cwd=BROWSER_DIR)
+    assert done.returncode == 0, done.stderr[-3000:]
+    results = json.loads(done.stdout)["results"]
+    failures = {name: r["failure"] for name, r in results.items() if "failure" in r}
+    assert not failures, failures
+    return results
+
+
+def clean(log: dict) -> bool:
+    return not log["console"] and not log["pageErrors"] and \
+        all(url.startswith(("file:", "data:")) for url in log["requests"])
+
+
+@pytest.mark.parametrize("name", [p.parent.name for p in PAGE_EXAMPLES] + ["demo.zh", "hostile"])
+def test_every_page_opens_offline_and_renders_its_tables(browser, name):
+    result = browser[name]
+    first = result["first"]
+    assert clean(result["log"]), result["log"]
+    assert first["error"] is None and first["katexErrors"] == 0 and first["katex"] > 0
+    assert "KaTeX_Main" in first["fonts"]  # loaded from its data URL
+    assert [s["src"] for s in first["scripts"]] == ["", "", ""]
+    assert sorted(first["tables"]) == sorted("QKVRSMLAO")
+    for table in first["tables"].values():
+        assert table["shown"] in (None, [table["rows"], table["cols"]])
+    for state in result["states"]:  # every row of every temperature and mask
+        assert state["katexErrors"] == 0 and state["shownRow"] == str(state["row"])
+        assert state["error"] or state["derivationMath"] > 0 or state["tau"] is None
+
+
+def test_row_3_with_the_causal_mask_has_zeros_in_columns_4_and_5(browser):
+    seen = browser["demo"]["row3Causal"]
+    assert seen["state"]["row"] == "3" and seen["state"]["mask"] is True
+    row3 = seen["heat"]["3"]
+    assert [c["readable"] for c in row3] == [True, True, True, False, False]
+    assert [c["text"] for c in row3] == ["0.4965", "0.2517", "0.2517", "0", "0"]
+    assert seen["exactA"][2][3:] == ["0", "0"]
+    for name in "QRSMLAO":
+        assert seen["tables"][name]["current"] == [3], name
+    assert seen["tables"]["K"]["current"] == [] and seen["tables"]["V"]["current"] == []
+    assert "Masked, weight exactly 0: 分配, 权重." in seen["summary"]
+    assert seen["checks"] == "passed"
+
+
+def shapes(observed: dict) -> dict:
+    return {name: (t["rows"], t["cols"], t["shown"]) for name, t in observed["tables"].items()}
+
+
+def test_changing_the_temperature_changes_the_weights_not_the_shapes(browser):
+    demo = browser["demo"]
+    causal, hottest, coldest = demo["row3Causal"], demo["hottest"], demo["coldest"]
+    assert (causal["state"]["tau"], hottest["state"]["tau"], coldest["state"]["tau"]) == ("1", "4", "0")
+    weights = [[c["weight"] for c in seen["heat"]["3"]] for seen in (causal, hottest, coldest)]
+    assert len({tuple(w[:3]) for w in weights}) == 3
+    assert all(w[3:] == ["0.0000", "0.0000"] for w in weights)
+    assert shapes(causal) == shapes(hottest) == shapes(coldest)
+    assert "tau=2&" in hottest["hash"] and "tau=1%2F2&" in coldest["hash"]
+    assert [c["readable"] for c in demo["row3Open"]["heat"]["3"]] == [True] * 5
+
+
+def test_the_share_url_restores_the_state_after_a_reload(browser):
+    before, after = browser["demo"]["before"], browser["demo"]["restored"]
+    assert before["hash"] == "#row=2&tau=17%2F20&mask=off&step=4"
+    assert before["share"].endswith(before["hash"])
+    assert after["hash"] == before["hash"] and after["state"] == before["state"]
+    assert after["state"]["step"] == "Step 4 / 5" and after["state"]["mask"] is False
+    assert after["heat"] == before["heat"] and not browser["demo"]["sharedLog"]["pageErrors"]
+
+
+def test_the_walkthrough_steps_by_keyboard(browser):
+    steps = browser["demo"]["steps"]
+    assert [s["step"] for s in steps] == ["Step 1 / 5", "Step 2 / 5", "Step 5 / 5", "Step 4 / 5",
+                                          "Step 2 / 5"]
+    assert all(s["tab"] == s["panel"] == s["step"][5] for s in steps)
+    assert steps[-1]["focus"] == "walk-tab-2"  # arrows on a tab move the focus with the step
+    assert browser["demo"]["normalMotion"]["barTransition"] == "0.7s"
+    assert clean(browser["demo"]["log"])
+
+
+def test_reduced_motion_gives_the_same_steps_without_motion(browser):
+    reduced = browser["reduced"]
+    assert reduced["first"]["motionNote"] and reduced["first"]["playDisabled"]
+    assert reduced["after"]["state"]["step"] == "Step 4 / 5"
+    assert reduced["motion"] == {"barTransition": "0s", "cellAnimation": "none"}
+    assert clean(reduced["log"])
+
+
+def test_the_chinese_page_speaks_chinese(browser):
+    first = browser["demo.zh"]["first"]
+    assert first["lang"] == "zh" and first["state"]["step"] == "第 1 步 / 共 5 步"
+    assert first["headings"][:2] == ["注意力权重矩阵 A", "机制动画：五个步骤"]
+
+
+def test_hostile_labels_are_shown_literally(browser):
+    first = browser["hostile"]["first"]
+    assert first["h1"] == "</script><script>alert(1)</script>"
+    assert "may read 4 of 4 keys: <b>x</b>, \\input{a}, 50%_a&b, 上下文." in first["summary"]
+    assert len(first["scripts"]) == 3
+
+
+def test_a_screenshot_is_kept_for_review(browser):
+    for name in ("demo.png", "demo.full.png"):
+        assert (ARTIFACTS / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -1,0 +1,223 @@
+// Drive symattn's generated course pages in the system Chromium (headless) with playwright-core and
+// print what was observed as JSON; tests/test_page.py asserts on it. Standard input:
+//   {"chromium": "/usr/bin/chromium", "jobs": [{"name", "page", "scenario", "screenshot"?}, ...]}
+// scenario "smoke": open, typeset math, tables, every state of the controls and every row;
+// "demo": the course experiment (row 3, causal mask, temperature, share URL, keyboard, screenshots);
+// "reduced": the same page with prefers-reduced-motion: reduce; "screenshot": one PNG. The README's
+// docs/page.png is made, from the repository root, by
+//   echo '{"chromium": "/usr/bin/chromium", "jobs": [{"name": "readme", "scenario": "screenshot",
+//     "page": "worked_examples/05_five_tokens_temperature/page.html", "screenshot": "docs/page.png"}]}' \
+//     | node tools/browser/check_page.js
+"use strict";
+const { chromium } = require("playwright-core");
+const path = require("path");
+const { pathToFileURL } = require("url");
+
+const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+  "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const VIEWPORT = { width: 1280, height: 900 };
+
+async function open(context, url) {
+  const page = await context.newPage();
+  const log = { console: [], pageErrors: [], requests: [] };
+  page.on("console", (m) => { if (m.type() === "error" || m.type() === "warning") log.console.push(`${m.type()}: ${m.text()}`); });
+  page.on("pageerror", (e) => log.pageErrors.push(String(e)));
+  page.on("request", (r) => log.requests.push(r.url().slice(0, 60)));
+  await page.goto(url);
+  await ready(page);
+  return { page, log };
+}
+
+async function ready(page) {
+  await page.waitForSelector("body[data-ready='1'], body[data-error]", { state: "attached", timeout: 30000 });
+  await page.evaluate(() => document.fonts.ready.then(() => true));
+}
+
+// Everything a test asserts on, read from the page as a reader would see it.
+function observe(page) {
+  return page.evaluate(() => {
+    const $ = (id) => document.getElementById(id);
+    const tables = {};
+    for (const t of document.querySelectorAll("[id^='table-']")) {
+      tables[t.id.slice(6)] = { rows: Number(t.dataset.rows), cols: Number(t.dataset.cols),
+        shown: t.tagName === "TABLE" ? [t.tBodies[0].rows.length, t.tHead.rows[0].cells.length - 1] : null,
+        current: [...t.querySelectorAll("tr")].filter((r) => r.parentNode.tagName === "TBODY")
+          .map((r, i) => (r.classList.contains("current") ? i + 1 : 0)).filter(Boolean) };
+    }
+    const heat = {};
+    for (const td of document.querySelectorAll("#heatmap td")) {
+      (heat[td.dataset.row] = heat[td.dataset.row] || []).push({ weight: td.dataset.weight || null,
+        readable: td.dataset.readable === "1", text: td.textContent });
+    }
+    const exactA = [...document.querySelectorAll("#table-A tbody tr")].map((tr) =>
+      [...tr.querySelectorAll("td")].map((td) => (td.querySelector("annotation") || {}).textContent));
+    const tab = document.querySelector("#walk-tabs [aria-selected='true']");
+    return {
+      error: document.body.dataset.error || null, lang: document.documentElement.lang, title: document.title,
+      h1: document.querySelector("h1").textContent,
+      headings: [...document.querySelectorAll("h2")].map((h) => h.textContent),
+      katex: document.querySelectorAll(".katex").length,
+      katexErrors: document.querySelectorAll(".katex-error").length,
+      fonts: [...document.fonts].filter((f) => f.status === "loaded").map((f) => f.family),
+      scripts: [...document.scripts].map((s) => ({ type: s.type, src: s.src })),
+      csp: (document.querySelector("meta[http-equiv='Content-Security-Policy']") || {}).content || null,
+      state: { row: $("row").value, tau: $("tau").value, tauText: $("tau-value").textContent,
+        mask: $("mask").checked, step: $("walk-step").textContent, tab: tab && tab.dataset.step,
+        panel: $("walk-panel").dataset.step },
+      stateError: $("state-error").hidden ? null : $("state-error-text").textContent,
+      hash: location.hash, share: $("share-url").value, tables, heat, exactA,
+      summary: $("summary").textContent, derivation: $("derivation").textContent,
+      checks: ($("checks-verdict") || {}).className || null, focus: document.activeElement.id,
+      motionNote: !$("motion-note").hidden, playDisabled: $("walk-play").disabled,
+    };
+  });
+}
+
+// Every state of the controls (temperature x mask) once, the query row cycling so that every row
+// is drawn too: no page error, no KaTeX error, and a derivation or the state's reason shown.
+async function everyState(page) {
+  return page.evaluate(async () => {
+    const data = JSON.parse(document.getElementById("symattn-data").textContent);
+    const taus = (data.temperatures || [{ key: null }]).map((t) => t.key);
+    const masks = data.kind === "values" ? ["on", "off"] : [null];
+    const states = taus.flatMap((tau) => masks.map((mask) => ({ tau, mask })));
+    const seen = [];
+    for (let k = 0; k < Math.max(states.length, data.sizes.n_q); k++) {
+      const { tau, mask } = states[k % states.length];
+      const row = (k % data.sizes.n_q) + 1;
+      const params = new URLSearchParams({ row });
+      if (tau !== null) { params.set("tau", tau); params.set("mask", mask); }
+      const changed = new Promise((r) => window.addEventListener("hashchange", () => setTimeout(r, 0), { once: true }));
+      location.hash = params.toString();
+      await changed; // the page's own hashchange listener has drawn the state
+      seen.push({ tau, mask, row, shownRow: document.getElementById("row").value,
+        error: document.getElementById("state-error").hidden ? null : document.getElementById("state-error-text").textContent,
+        katexErrors: document.querySelectorAll(".katex-error").length,
+        derivationMath: document.querySelectorAll("#derivation .katex").length });
+    }
+    return seen;
+  });
+}
+
+async function smoke(browser, job) {
+  const context = await browser.newContext({ viewport: VIEWPORT });
+  const { page, log } = await open(context, pathToFileURL(path.resolve(job.page)).href);
+  const first = await observe(page);
+  const states = first.error ? [] : await everyState(page);
+  if (job.screenshot) await page.screenshot({ path: job.screenshot, fullPage: true });
+  await context.close();
+  return { first, states, log };
+}
+
+async function press(page, selector, key, times = 1) {
+  await page.focus(selector);
+  for (let k = 0; k < times; k++) await page.keyboard.press(key);
+}
+
+async function demo(browser, job) {
+  const context = await browser.newContext({ viewport: VIEWPORT });
+  const { page, log } = await open(context, pathToFileURL(path.resolve(job.page)).href);
+  const out = { log, initial: await observe(page) };
+  await page.selectOption("#row", "3");
+  await page.check("#mask");
+  out.row3Causal = await observe(page);
+  await press(page, "#tau", "End");
+  out.hottest = await observe(page);
+  await press(page, "#tau", "Home");
+  out.coldest = await observe(page);
+  await page.uncheck("#mask");
+  out.row3Open = await observe(page);
+  // a state to share: row 2, second temperature, mask off, step 4 (by keyboard on the walkthrough)
+  await page.selectOption("#row", "2");
+  await press(page, "#tau", "ArrowRight");
+  await press(page, "#walk", "ArrowRight", 3);
+  out.before = await observe(page);
+  const shared = await context.newPage();
+  const sharedLog = { pageErrors: [] };
+  shared.on("pageerror", (e) => sharedLog.pageErrors.push(String(e)));
+  await shared.goto(out.before.share);
+  await ready(shared);
+  await shared.reload();
+  await ready(shared);
+  out.restored = await observe(shared);
+  out.sharedLog = sharedLog;
+  // the walkthrough by keyboard: arrows on the panel, Home/End, Enter on the buttons, arrows on a tab
+  const steps = [];
+  await press(page, "#walk", "Home");
+  steps.push((await observe(page)).state);
+  await press(page, "#walk", "ArrowRight");
+  steps.push((await observe(page)).state);
+  await press(page, "#walk", "End");
+  steps.push((await observe(page)).state);
+  await press(page, "#walk-prev", "Enter");
+  steps.push((await observe(page)).state);
+  await press(page, "#walk-tab-1", "ArrowRight");
+  const onTab = await observe(page);
+  steps.push(Object.assign({ focus: onTab.focus }, onTab.state));
+  out.steps = steps;
+  await press(page, "#walk-tab-4", "Enter");
+  out.normalMotion = await page.evaluate(() => ({
+    barTransition: getComputedStyle(document.querySelector(".bar-fill") || document.body).transitionDuration,
+  }));
+  await context.close();
+  if (job.screenshot) await screenshot(browser, Object.assign({ full: true }, job));
+  return out;
+}
+
+// The page in the state of job.hash (default: the course's row 3, causal, tau = 17/20, step 4) as a
+// PNG of the first screen (and of the whole page with job.full, beside it as NAME.full.png).
+async function screenshot(browser, job) {
+  const context = await browser.newContext({ viewport: VIEWPORT });
+  const hash = job.hash || "row=3&tau=17%2F20&mask=on&step=4";
+  const { page, log } = await open(context, pathToFileURL(path.resolve(job.page)).href + "#" + hash);
+  await page.waitForTimeout(1200); // let the entrance animation and the bars finish
+  await page.screenshot({ path: job.screenshot });
+  if (job.full) await page.screenshot({ path: job.screenshot.replace(/\.png$/, ".full.png"), fullPage: true });
+  await context.close();
+  return { log, saved: job.screenshot };
+}
+
+async function reduced(browser, job) {
+  const context = await browser.newContext({ viewport: VIEWPORT, reducedMotion: "reduce" });
+  const { page, log } = await open(context, pathToFileURL(path.resolve(job.page)).href + "#step=1");
+  const out = { log, first: await observe(page) };
+  await press(page, "#walk", "ArrowRight", 3);
+  out.after = await observe(page);
+  out.motion = await page.evaluate(() => ({
+    barTransition: getComputedStyle(document.querySelector(".bar-fill")).transitionDuration,
+    cellAnimation: getComputedStyle(document.querySelector("#walk-panel td")).animationName,
+  }));
+  await context.close();
+  return out;
+}
+
+async function main(request) {
+  const browser = await chromium.launch({ executablePath: request.chromium, args: ARGS, headless: true });
+  const results = {};
+  const version = browser.version();
+  try {
+    for (const job of request.jobs) {
+      const run = { smoke, demo, reduced, screenshot }[job.scenario];
+      try {
+        const start = Date.now();
+        results[job.name] = await run(browser, job);
+        results[job.name].ms = Date.now() - start;
+      } catch (error) {
+        results[job.name] = { failure: String(error && error.stack || error) };
+      }
+    }
+  } finally {
+    await browser.close();
+  }
+  return { browser: version, results };
+}
+
+let input = "";
+process.stdin.setEncoding("utf8");
+process.stdin.on("data", (chunk) => { input += chunk; });
+process.stdin.on("end", () => {
+  main(JSON.parse(input)).then(
+    (out) => process.stdout.write(JSON.stringify(out)),
+    (error) => { process.stderr.write(String(error && error.stack || error) + "\n"); process.exit(1); },
+  );
+});
