@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from .expressions import parse_expression
     from .model import CheckResult, Problem, Report, Trace
     from .api import render
+    from .analysis import gradients, parameter_sweep, render_analysis, weights_with_same_output
     from .layers import attend_heads
     from .spec import load_problem
 
@@ -21,6 +22,8 @@ _HOMES = {
     "ProblemError": "errors", "SymattnError": "errors", "parse_expression": "expressions",
     "CheckResult": "model", "Problem": "model", "Report": "model", "Trace": "model",
     "render": "api", "load_problem": "spec", "attend_heads": "layers", "multi_head": "api",
+    "parameter_sweep": "analysis", "gradients": "analysis", "weights_with_same_output": "analysis",
+    "render_analysis": "analysis",
 }
 __all__ = sorted(_HOMES)
 

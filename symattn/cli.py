@@ -61,6 +61,8 @@ def build_parser() -> argparse.ArgumentParser:
     grade.add_argument("--time-limit", type=float, default=2.0,
                        help="seconds one answer may take before it is marked invalid (default 2)")
     grade.add_argument("--workers", type=int, default=2, help="worker processes (default 2)")
+    from .commands_analysis import add_parsers  # sweep, gradient, nonunique
+    add_parsers(commands)
     page = commands.add_parser("page", help="write an interactive, offline HTML course page")
     page.add_argument("file", help="problem file (TOML)")
     page.add_argument("--lang", choices=("en", "zh"), help="language of the page (default en)")
@@ -103,6 +105,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    if args.command in ("sweep", "gradient", "nonunique"):
+        from .commands_analysis import run_analysis
+        return run_analysis(args)
     from .commands import run_grade, run_verify
     from .model import MultiHeadProblem, ShapeProblem
     from .pipeline import attend

@@ -158,7 +158,7 @@ def _generators(trace: Trace, named: set[sp.Expr]) -> dict[sp.Symbol, tuple[sp.E
     values = list(trace.A) + list(trace.O) + list(trace.E)
     arguments = {atom.args[0] for x in values for atom in x.atoms(sp.exp)}
     groups: dict[sp.Expr, list[Fraction]] = {}
-    for argument in arguments:
+    for argument in sorted(arguments, key=sp.default_sort_key):
         if argument in named:
             continue
         c, basis = argument.as_coeff_Mul()

@@ -20,6 +20,7 @@ sys.path.insert(0, str(ROOT))
 
 from symattn import attend, attend_heads, load_problem, render  # noqa: E402
 from symattn.model import MultiHeadProblem, ShapeProblem  # noqa: E402
+from analysis_golden import write as analysis_write  # noqa: E402
 
 EXAMPLES = ROOT / "worked_examples"
 VARIANTS = {f"derivation.{lang}.{suffix}": dict(to=to, lang=lang)
@@ -54,6 +55,7 @@ def main() -> int:
             continue
         for name, text in golden(problem).items():
             (problem.parent / name).write_text(text, encoding="utf-8")
+        analysis_write(problem)  # sweep, gradient, non-uniqueness documents (analysis_golden.py)
         if args.png:
             first_page_png(problem.parent / "derivation.en.tex", problem.parent / "derivation.en.png")
         print(f"wrote {problem.parent.relative_to(ROOT)}")

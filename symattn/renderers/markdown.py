@@ -5,7 +5,7 @@ from __future__ import annotations
 from .document import Block, Display, Heading, Heatmap, Items, Paragraph, Segment
 from .printer import escape_text
 
-_MARKDOWN_SPECIALS = set("\\`*_{}[]()#+-.!|$")
+_MARKDOWN_SPECIALS = set("\\`*_{}[]()#+-.!|$~^")  # ~~x~~ strikes through (GFM), ^x^ raises
 _HTML = {"<": "&lt;", ">": "&gt;", "&": "&amp;"}
 
 
@@ -39,7 +39,9 @@ def block(b: Block) -> str:
         return "$$\n\\begin{aligned}\n" + " \\\\\n".join(b.lines) + "\n\\end{aligned}\n$$"
     if isinstance(b, Items):
         return "\n".join("- " + inline(item) for item in b.items)
-    return heatmap(b)
+    if isinstance(b, Heatmap):
+        return heatmap(b)
+    return b.markdown(inline)  # a block defined beside its document (e.g. the sweep's Plot)
 
 
 def heatmap(h: Heatmap) -> str:

@@ -5,22 +5,28 @@ from __future__ import annotations
 import sympy as sp
 from sympy.printing.latex import LatexPrinter
 
-from ..labels import check_label
+from ..labels import check_characters
 
 _TEXT_ESCAPES = {
     "\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\textdollar{}", "&": r"\&",
     "#": r"\#", "%": r"\%", "_": r"\_", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
     "<": r"\textless{}", ">": r"\textgreater{}", "|": r"\textbar{}", "[": "{[}", "]": "{]}",
 }
+_LIGATURES = frozenset({"--", ",,", "``", "''", "!`", "?`"})
+"""Pairs TeX (and KaTeX) would print as one glyph (-- as an en dash): kept apart by {}."""
 
 
 def escape_text(text: str) -> str:
     """User text for LaTeX text mode (also inside \\text{}): one pass over the characters.
 
     TeX specials become commands that print them, so `\\input{x}`, `^^5c` or `$$` appear
-    literally; control and bidi characters are refused; CJK passes through intact.
+    literally, and ligatures are broken (`--` stays two hyphens); control and bidi characters
+    are refused; CJK passes through intact. A single ' or ` still prints as a typographic
+    quote (’ ‘), as no form of a straight quote works in TeX and KaTeX alike.
     """
-    return "".join(_TEXT_ESCAPES.get(char, char) for char in check_label(text))
+    text = check_characters(text)
+    return "".join(_TEXT_ESCAPES.get(char, char) + ("{}" if char + following in _LIGATURES else "")
+                   for char, following in zip(text, text[1:] + " "))
 
 
 class MathPrinter(LatexPrinter):
@@ -38,6 +44,11 @@ class MathPrinter(LatexPrinter):
 
     def _print_NegativeInfinity(self, expr: sp.Expr) -> str:
         return r"-\infty"
+
+    def _deal_with_super_sub(self, string: str, style: str = "plain") -> str:
+        # SymPy writes a symbol named xscr as \mathscr{x}, which needs a package (mathrsfs)
+        # that a fragment does not load; \mathcal is in every LaTeX and in KaTeX.
+        return super()._deal_with_super_sub(string, style).replace(r"\mathscr{", r"\mathcal{")
 
 
 _PRINTER = MathPrinter()

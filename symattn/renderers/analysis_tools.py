@@ -1,0 +1,32 @@
+"""Layout helpers shared by the sweep, non-uniqueness and gradient documents."""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+import sympy as sp
+
+from . import latex
+from .document import Block, Paragraph
+from .printer import math, matrix
+
+
+def mat(m: sp.MatrixBase) -> str:
+    """A bracketed array of the exact entries."""
+    return matrix([[math(x) for x in m.row(i)] for i in range(m.rows)])
+
+
+def vector(values: Iterable[sp.Expr]) -> str:
+    """(x_1, ..., x_n) with exact entries."""
+    return r"\left(" + ", ".join(math(x) for x in values) + r"\right)"
+
+
+def standalone_document(blocks: list[Block], lang: str, problem) -> str:
+    """A complete LaTeX document; English wraps wide (CJK) labels in CJKutf8 as derivations do."""
+    user = "".join((problem.title or "",) + problem.row_labels + problem.column_labels)
+    return latex.document(blocks, lang, any(ord(c) > 0xFF for c in user))
+
+
+def subtitle(problem) -> list[Block]:
+    """The problem's title as a line under the heading (user text, escaped by each target)."""
+    return [Paragraph((("label", problem.title),))] if problem.title else []

@@ -1,0 +1,186 @@
+"""Gradients -> blocks of a backpropagation derivation, plain text and JSON; nothing computed here."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+import sympy as sp
+
+from . import latex, markdown
+from .document import Block, Display, Heading, Label, Paragraph, segments
+from .analysis_tools import subtitle, mat, standalone_document
+from .printer import math, matrix
+from .text import TextPrinter, grid
+
+if TYPE_CHECKING:
+    from ..gradient import Gradients
+    from ..gradient_check import GradientCheck
+
+_TEXT = TextPrinter()
+FORMULAS = {"dV": "A^T dO", "dA": "dO V^T", "dL": "a_ij (dA_ij - sum_r a_ir dA_ir), row by row",
+            "dS": "dL / tau", "dR": "s dS", "dQ": "dR K", "dK": "dR^T Q", "dW_Q": "X^T dQ",
+            "dW_K": "X^T dK (Y^T dK with Y)", "dW_V": "X^T dV (Y^T dV with Y)",
+            "dX": "dQ W_Q^T (+ dK W_K^T + dV W_V^T in self-attention)",
+            "dY": "dK W_K^T + dV W_V^T", "dO": "the upstream gradient"}
+WIDE = 6  # a Jacobian wider than this is not written out
+
+
+def _result(g: Gradients, name: str) -> str:
+    out = mat(g[name])
+    if name in g.decimals:
+        out += rf" \approx {matrix(g.decimals[name])}"
+    return out
+
+
+def build_gradient(g: Gradients, check: GradientCheck, lang: str = "en") -> list[Block]:
+    """Every block of the backward pass, in reading order."""
+    t, p = g.trace, g.trace.problem
+    words = segments("grad_notation", lang) + (("text", " "),) + segments(
+        "grad_loss_sum" if g.upstream.loss == "sum" else "grad_loss_given", lang)
+    blocks: list[Block] = [Heading(1, segments("grad_title", lang)), *subtitle(p), Paragraph(words),
+                           Display((rf"A = {mat(t.A)},\qquad V = {mat(p.V)},\qquad "
+                                    rf"dO = {mat(g['dO'])}",))]
+    loss = rf"\ell = \sum_{{i,c}} dO_{{ic}} O_{{ic}} = {math(g.loss_value)}"
+    if "loss" in g.decimals:
+        loss += rf" \approx {g.decimals['loss'][0][0]}"
+    blocks += [Paragraph(segments("grad_loss_value", lang)), Display((loss,))]
+    blocks += [Heading(2, segments("grad_values", lang)),
+               Display((rf"dV = A^{{\mathsf T}} dO = {mat(t.A.T)}{mat(g['dO'])} = {_result(g, 'dV')}",)),
+               Heading(2, segments("grad_weights", lang)),
+               Display((rf"dA = dO\, V^{{\mathsf T}} = {mat(g['dO'])}{mat(p.V.T)} = {_result(g, 'dA')}",)),
+               Heading(2, segments("grad_softmax", lang)),
+               Paragraph(segments("grad_softmax_text", lang))]
+    blocks += _row_blocks(g, lang)
+    blocks.append(Display((rf"dL = {_result(g, 'dL')}",)))
+    for i in t.fully_masked_rows:
+        blocks.append(Paragraph(segments("grad_fully_masked", lang, row=i + 1)))
+    blocks += [Heading(2, segments("grad_temperature", lang)),
+               Paragraph(segments("grad_temperature_text", lang)),
+               Display((rf"dS &= \frac{{dL}}{{\tau}} = {_result(g, 'dS')}",
+                        rf"dR &= s\, dS = {_result(g, 'dR')}")),
+               Heading(2, segments("grad_inputs", lang)),
+               Display((rf"dQ &= dR\, K = {mat(g['dR'])}{mat(p.K)} = {_result(g, 'dQ')}",
+                        rf"dK &= dR^{{\mathsf T}} Q = {mat(g['dR'].T)}{mat(p.Q)} = {_result(g, 'dK')}")),
+               Heading(2, segments("grad_tau", lang)), Paragraph(segments("grad_tau_text", lang))]
+    dtau = rf"d\tau = -\frac{{1}}{{\tau}} \sum_{{i,j}} dL_{{ij}} L_{{ij}} = {math(g.dtau)}"
+    if "dtau" in g.decimals:
+        dtau += rf" \approx {g.decimals['dtau'][0][0]}"
+    blocks.append(Display((dtau,)))
+    if g.projections is not None:
+        blocks += _projection_blocks(g, lang)
+    blocks.append(Paragraph(_check_words(check, lang)))
+    if g.decimals:
+        blocks.append(Paragraph(segments("decimals_note", lang, places=g.places)))
+    return blocks
+
+
+def _row_blocks(g: Gradients, lang: str) -> list[Block]:
+    t, i = g.trace, g.row
+    if i in t.fully_masked_rows:
+        return []
+    label = t.problem.row_labels[i]
+    head = segments("grad_row_label", lang, row=i + 1, label=Label(label)) \
+        if label != str(i + 1) else segments("grad_row", lang, row=i + 1)
+    out: list[Block] = [Heading(3, head)]
+    if t.problem.n_k <= WIDE:
+        out += [Paragraph(segments("grad_jacobian", lang)), Display((
+            rf"J_{{{i + 1}}} = \operatorname{{diag}}(a_{{{i + 1}}}) - a_{{{i + 1}}} "
+            rf"a_{{{i + 1}}}^{{\mathsf T}} = {mat(g.jacobian)}",))]
+    readable = [j for j, ok in enumerate(t.readable[i]) if ok]
+    terms = " + ".join(rf"{_paren(t.A[i, j])} \cdot {_paren(g['dA'][i, j])}" for j in readable)
+    lines = [rf"\bar a_{{{i + 1}}} &= \sum_r a_{{{i + 1},r}}\, dA_{{{i + 1},r}} = {terms} = "
+             rf"{math(g.means[i])}"]
+    for j in range(t.problem.n_k):
+        index = f"{i + 1},{j + 1}"
+        if j not in readable:
+            lines.append(rf"dL_{{{index}}} &= 0")
+            continue
+        lines.append(rf"dL_{{{index}}} &= a_{{{index}}}\left(dA_{{{index}}} - \bar a_{{{i + 1}}}\right)"
+                     rf" = {_paren(t.A[i, j])}\left({math(g['dA'][i, j])} - {_paren(g.means[i])}\right)"
+                     rf" = {math(g['dL'][i, j])}")
+    out.append(Display(tuple(lines)))
+    return out
+
+
+def _paren(x: sp.Expr) -> str:
+    text = math(x)
+    return rf"\left({text}\right)" if x.is_Add or x.could_extract_minus_sign() else text
+
+
+def _projection_blocks(g: Gradients, lang: str) -> list[Block]:
+    cross = g.trace.problem.projections.Y is not None
+    source = "Y" if cross else "X"
+    lines = [rf"dW_Q &= X^{{\mathsf T}} dQ = {_result(g, 'dW_Q')}",
+             rf"dW_K &= {source}^{{\mathsf T}} dK = {_result(g, 'dW_K')}",
+             rf"dW_V &= {source}^{{\mathsf T}} dV = {_result(g, 'dW_V')}"]
+    if cross:
+        lines += [rf"dX &= dQ\, W_Q^{{\mathsf T}} = {_result(g, 'dX')}",
+                  rf"dY &= dK\, W_K^{{\mathsf T}} + dV\, W_V^{{\mathsf T}} = {_result(g, 'dY')}"]
+    else:
+        lines.append(rf"dX &= dQ\, W_Q^{{\mathsf T}} + dK\, W_K^{{\mathsf T}} + dV\, W_V^{{\mathsf T}}"
+                     rf" = {_result(g, 'dX')}")
+    return [Heading(2, segments("grad_projections", lang)),
+            Paragraph(segments("grad_projections_cross" if cross else "grad_projections_text", lang)),
+            Display(tuple(lines))]
+
+
+def _check_words(check: GradientCheck, lang: str):
+    if not check.passed:
+        return segments("grad_check_failed", lang, where=check.where, difference=check.difference)
+    at = ", ".join(f"{s.name} = {v}" for s, v in check.values)
+    at = segments("grad_symbols_at", lang, values=at)[0][1] if at else ""
+    return segments("grad_checked", lang, digits=check.digits, count=check.compared,
+                    difference=check.difference, at=at)
+
+
+def render_gradient(g: Gradients, check: GradientCheck, to: str, lang: str = "en", *,
+                    standalone: bool = False) -> str:
+    """Gradients as "text", "json", "latex" (fragment or document) or "markdown"."""
+    if to == "text":
+        return gradient_text(g, check)
+    if to == "json":
+        return gradient_json(g, check)
+    blocks = build_gradient(g, check, lang)
+    if to == "markdown":
+        return markdown.document(blocks)
+    if not standalone:
+        return latex.fragment(blocks)
+    return standalone_document(blocks, lang, g.trace.problem)
+
+
+def gradient_text(g: Gradients, check: GradientCheck) -> str:
+    """Each gradient: formula, exact grid, decimals; then dτ, the loss and the cross-check."""
+    p = g.trace.problem
+    lines = [p.title] if p.title else []
+    lines.append("loss: sum of the entries of O (dO = ones)" if g.upstream.loss == "sum"
+                 else "loss: sum of dO * O for the given dO")
+    for name, m in g.matrices.items():
+        lines += ["", f"{name} = {FORMULAS[name]}   [{m.rows}x{m.cols}]"]
+        rows = tuple(str(i + 1) for i in range(m.rows))
+        columns = tuple(str(j + 1) for j in range(m.cols))
+        lines += grid(rows, columns, [[_TEXT.doprint(x) for x in m.row(i)] for i in range(m.rows)])
+        if name in g.decimals:
+            lines += ["  ~ decimals:"] + grid(rows, columns, g.decimals[name])
+    for name, value in (("dtau", g.dtau), ("loss", g.loss_value)):
+        approx = f"  ~ {g.decimals[name][0][0]}" if name in g.decimals else ""
+        lines += ["", f"{name} = {_TEXT.doprint(value)}{approx}"]
+    verdict = "ok" if check.passed else "FAIL"
+    lines.append(f"[{verdict}] mpmath central differences ({check.digits} digits, h = 1e-20) for "
+                 f"{check.compared} entries: largest difference {check.difference}"
+                 + (f" at {check.where}" if not check.passed else ""))
+    return "\n".join(lines) + "\n"
+
+
+def gradient_json(g: Gradients, check: GradientCheck) -> str:
+    """Every exact gradient as strings in SymPy syntax, decimals, dτ, the loss and the check."""
+    document = {
+        "title": g.trace.problem.title, "loss": g.upstream.loss or "given",
+        "loss_value": str(g.loss_value), "dtau": str(g.dtau),
+        "gradients": {name: [[str(x) for x in m.row(i)] for i in range(m.rows)]
+                      for name, m in g.matrices.items()},
+        "decimals": g.decimals,
+        "check": {"digits": check.digits, "entries": check.compared,
+                  "max_difference": check.difference, "passed": check.passed},
+    }
+    return json.dumps(document, ensure_ascii=False, indent=1) + "\n"
