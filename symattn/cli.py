@@ -63,6 +63,8 @@ def build_parser() -> argparse.ArgumentParser:
     grade.add_argument("--workers", type=int, default=2, help="worker processes (default 2)")
     from .commands_analysis import add_parsers  # sweep, gradient, nonunique
     add_parsers(commands)
+    from .commands_exercises import add_parsers as add_exercise_parsers  # generate, mistakes
+    add_exercise_parsers(commands)
     page = commands.add_parser("page", help="write an interactive, offline HTML course page")
     page.add_argument("file", help="problem file (TOML)")
     page.add_argument("--lang", choices=("en", "zh"), help="language of the page (default en)")
@@ -108,6 +110,9 @@ def _run(args: argparse.Namespace) -> int:
     if args.command in ("sweep", "gradient", "nonunique"):
         from .commands_analysis import run_analysis
         return run_analysis(args)
+    if args.command in ("generate", "problemset", "mistakes"):
+        from .commands_exercises import run_exercises
+        return run_exercises(args)
     from .commands import run_grade, run_verify
     from .model import MultiHeadProblem, ShapeProblem
     from .pipeline import attend

@@ -35,7 +35,7 @@ def run_grade(problem: Problem | ShapeProblem, args: argparse.Namespace) -> int:
     from .cli import _write
     from .grading import grade, read_submissions
     from .renderers.grades import render_grade_summary, render_grades_csv
-    from .verification import facts_of
+    from .verification import facts_of, mistakes_of
 
     if not 0.1 <= args.time_limit <= 600 or not 1 <= args.workers <= 64:
         raise InputError("--time-limit must be from 0.1 to 600 seconds and --workers from 1 to 64")
@@ -50,7 +50,8 @@ def run_grade(problem: Problem | ShapeProblem, args: argparse.Namespace) -> int:
                              key="line 1", column=column)
     bar = ProgressBar(sys.stderr) if sys.stderr.isatty() else None
     graded = grade(submissions, facts, problem.grading, _symbols(problem), workers=args.workers,
-                   time_limit=args.time_limit, progress=bar.update if bar else None)
+                   time_limit=args.time_limit, progress=bar.update if bar else None,
+                   mistakes=mistakes_of(problem))
     if bar:
         bar.close()
     if args.output:
@@ -160,9 +161,10 @@ def run_shapes(problem: ShapeProblem, args: argparse.Namespace) -> int:
 class ProgressBar:
     """A one-line progress bar on a terminal, redrawn at most ten times a second."""
 
-    def __init__(self, stream) -> None:
+    def __init__(self, stream, unit: str = "answers", verb: str = "grading") -> None:
         import time
         self.stream, self.clock, self.last = stream, time.monotonic, 0.0
+        self.unit, self.verb = unit, verb
 
     def update(self, done: int, total: int) -> None:
         now = self.clock()
@@ -170,7 +172,7 @@ class ProgressBar:
             return
         self.last = now
         filled = int(30 * done / total)
-        self.stream.write(f"\rgrading [{'#' * filled}{'.' * (30 - filled)}] {done}/{total} answers")
+        self.stream.write(f"\r{self.verb} [{'#' * filled}{'.' * (30 - filled)}] {done}/{total} {self.unit}")
         self.stream.flush()
 
     def close(self) -> None:

@@ -82,20 +82,22 @@ def read_submissions(path: Path) -> Submissions:
     return Submissions(keys, tuple(students))
 
 
-def judge_text(key: str, text: str, facts: Facts, grading: Grading, symbols: dict) -> Verdict:
+def judge_text(key: str, text: str, facts: Facts, grading: Grading, symbols: dict,
+               mistakes: dict | None = None) -> Verdict:
     """Parse and judge one untrusted answer (an empty cell is an invalid, missing answer)."""
     if not text.strip():
         return Verdict(key, "invalid", (), "unreadable", ("no answer",))
-    return judge(parse_claim(key, text, symbols), facts, grading)
+    return judge(parse_claim(key, text, symbols), facts, grading, mistakes)
 
 
 class _Worker:
     """A forked process that judges answers sent over a pipe; killed if it overruns."""
 
-    def __init__(self, facts: Facts, grading: Grading, symbols: dict) -> None:
+    def __init__(self, facts: Facts, grading: Grading, symbols: dict,
+                 mistakes: dict | None = None) -> None:
         self.conn, child = multiprocessing.get_context("fork").Pipe()
         self.process = multiprocessing.get_context("fork").Process(
-            target=_serve, args=(child, facts, grading, symbols), daemon=True)
+            target=_serve, args=(child, facts, grading, symbols, mistakes), daemon=True)
         self.process.start()
         child.close()
         self.task: tuple[int, int] | None = None
@@ -107,7 +109,8 @@ class _Worker:
         self.conn.close()
 
 
-def _serve(conn: Connection, facts: Facts, grading: Grading, symbols: dict) -> None:
+def _serve(conn: Connection, facts: Facts, grading: Grading, symbols: dict,
+           mistakes: dict | None = None) -> None:
     resource.setrlimit(resource.RLIMIT_AS, (WORKER_MEMORY_BYTES, WORKER_MEMORY_BYTES))
     while True:
         try:
@@ -115,7 +118,7 @@ def _serve(conn: Connection, facts: Facts, grading: Grading, symbols: dict) -> N
         except EOFError:
             return
         try:
-            verdict = judge_text(key, text, facts, grading, symbols)
+            verdict = judge_text(key, text, facts, grading, symbols, mistakes)
         except Exception as error:  # an answer that breaks the judge is invalid, not fatal
             verdict = Verdict(key, "invalid", (), "unreadable",
                               (f"{type(error).__name__}: {str(error)[:80]}",))
@@ -124,12 +127,16 @@ def _serve(conn: Connection, facts: Facts, grading: Grading, symbols: dict) -> N
 
 def grade(submissions: Submissions, facts: Facts, grading: Grading, symbols: dict, *,
           workers: int = 2, time_limit: float = 2.0,
-          progress: Callable[[int, int], None] | None = None) -> list[Graded]:
-    """Judge every answer in worker processes; each answer gets at most `time_limit` seconds."""
+          progress: Callable[[int, int], None] | None = None,
+          mistakes: dict | None = None) -> list[Graded]:
+    """Judge every answer in worker processes; each answer gets at most `time_limit` seconds.
+
+    `mistakes` (name -> mistaken A and O) lets a wrong answer be diagnosed as a known mistake.
+    """
     tasks = deque((s, k) for s in range(len(submissions.students)) for k in range(len(submissions.keys)))
     total = len(tasks)
     results: dict[tuple[int, int], Verdict] = {}
-    pool = [_Worker(facts, grading, symbols) for _ in range(max(1, min(workers, total)))]
+    pool = [_Worker(facts, grading, symbols, mistakes) for _ in range(max(1, min(workers, total)))]
     try:
         while len(results) < total:
             for worker in pool:
@@ -158,7 +165,7 @@ def grade(submissions: Submissions, facts: Facts, grading: Grading, symbols: dic
                 if failure:
                     results[worker.task] = Verdict(key, "invalid", (), "unreadable", (failure,))
                     worker.stop()
-                    pool[index] = _Worker(facts, grading, symbols)
+                    pool[index] = _Worker(facts, grading, symbols, mistakes)
             if progress:
                 progress(len(results), total)
     finally:

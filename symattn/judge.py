@@ -6,7 +6,8 @@ high-precision numerics show plainly; anything else is "undecided", never "corre
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Mapping
 
 import sympy as sp
 
@@ -43,9 +44,25 @@ class Verdict:
     entries: tuple[EntryVerdict, ...]
     note: str = ""
     note_values: tuple = ()
+    diagnosis: str | None = None  # the name of a known mistake whose result the claim matches
 
 
-def judge(claim: Claim, facts: Facts, grading: Grading = Grading()) -> Verdict:
+def judge(claim: Claim, facts: Facts, grading: Grading = Grading(),
+          mistakes: Mapping[str, Mapping[str, sp.ImmutableMatrix]] | None = None) -> Verdict:
+    """Judge every entry of a claim; a wrong one that fits a known mistake's result says which."""
+    verdict = _judge(claim, facts, grading)
+    if verdict.status != "wrong" or not mistakes or facts.matrices is None \
+            or claim.target.kind in ("shape", "scalar"):
+        return verdict
+    for name, stages in mistakes.items():
+        if claim.target.name in stages:
+            mistaken = replace(facts, matrices={**facts.matrices, **stages})
+            if _judge(claim, mistaken, grading).status == "correct":
+                return replace(verdict, diagnosis=name)
+    return verdict
+
+
+def _judge(claim: Claim, facts: Facts, grading: Grading) -> Verdict:
     """Judge every entry of a claim against the exact facts."""
     t = claim.target
     if claim.error:

@@ -47,4 +47,17 @@ def verify(problem: Problem | ShapeProblem, claims: tuple[Claim, ...] | None = N
                          source=problem.source)
     facts = facts_of(problem)
     rules = problem.grading if grading is None else grading
-    return Verification(tuple(judge(claim, facts, rules) for claim in claims), problem.title)
+    verdicts = [judge(claim, facts, rules) for claim in claims]
+    if any(v.status == "wrong" for v in verdicts):  # only then: which known mistake fits?
+        known = mistakes_of(problem)
+        verdicts = [judge(c, facts, rules, known) if v.status == "wrong" else v
+                    for c, v in zip(claims, verdicts)]
+    return Verification(tuple(verdicts), problem.title)
+
+
+def mistakes_of(problem: Problem | ShapeProblem) -> dict:
+    """The classic mistakes' A and O by name, for diagnosing wrong answers (none for shapes)."""
+    if not isinstance(problem, Problem):
+        return {}
+    from .mistakes import mistaken_stages, mistakes
+    return mistaken_stages(mistakes(problem))

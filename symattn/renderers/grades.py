@@ -8,13 +8,15 @@ import io
 from ..grading import Graded
 from ..judge import Verdict
 from .phrases import say
-from .verdicts import SEPARATOR, _entry_line
+from .verdicts import SEPARATOR, _entry_line, diagnosis_text
 
 
 def feedback(verdict: Verdict, lang: str) -> str:
     """One line: why a claim is not correct (empty when it is)."""
     if verdict.status == "correct":
         return ""
+    if verdict.diagnosis:
+        return diagnosis_text(verdict, lang)
     if verdict.note:
         return say(f"note_{verdict.note}", lang, *verdict.note_values)
     bad = [e for e in verdict.entries if e.status != "correct"]

@@ -207,3 +207,10 @@ from .analysis_phrases import ANALYSIS_PHRASES  # noqa: E402 (sweeps, non-unique
 
 PHRASES.update(ANALYSIS_PHRASES)  # document.segments reads PHRASES
 ALL_PHRASES.update(ANALYSIS_PHRASES)
+
+from .exercise_phrases import EXERCISE_PHRASES, SET_PHRASES  # noqa: E402 (mistakes, problem sets)
+
+VERIFY_PHRASES.update(EXERCISE_PHRASES)  # say() reads VERIFY_PHRASES
+PHRASES.update(SET_PHRASES)
+ALL_PHRASES.update(EXERCISE_PHRASES)
+ALL_PHRASES.update(SET_PHRASES)

@@ -53,6 +53,12 @@ def _entry_line(verdict: Verdict, entry: EntryVerdict, lang: str) -> str:
     return f"{_position(verdict, entry)}: {words}{SEPARATOR[lang]}{rule_text(entry.rule, lang, entry.note)}"
 
 
+def diagnosis_text(verdict: Verdict, lang: str) -> str:
+    """"matches softmax over columns" for a wrong claim that fits a known mistake."""
+    mistake = say(f"mistake_{verdict.diagnosis}", lang)
+    return say("diagnosis", lang, mistake=mistake)
+
+
 def render_verification_text(report: Verification, lang: str = "en") -> str:
     """One line per claim; the entries that are not correct below it; a summary."""
     lines = [f"{report.title} — {say('verification', lang)}" if report.title
@@ -70,6 +76,8 @@ def render_verification_text(report: Verification, lang: str = "en") -> str:
         else:
             detail = ""
         lines.append(f"[{status}] {verdict.key}" + (f": {detail}" if detail else ""))
+        if verdict.diagnosis:
+            lines.append(f"    {diagnosis_text(verdict, lang)}")
         if len(verdict.entries) > 1 or verdict.status != "correct":
             lines += [f"    {_entry_line(verdict, e, lang)}" for e in bad]
     correct = sum(v.status == "correct" for v in report.verdicts)
@@ -88,6 +96,8 @@ def render_verification_json(report: Verification, lang: str = "en") -> str:
                 "expected_decimal": e.expected_decimal, "given": e.given}
     claims = [{"key": v.key, "status": v.status,
                "note": say(f"note_{v.note}", lang, *v.note_values) if v.note else None,
+               "diagnosis": v.diagnosis,
+               "diagnosis_text": diagnosis_text(v, lang) if v.diagnosis else None,
                "entries": [entry(v, e) for e in v.entries]} for v in report.verdicts]
     document = {"title": report.title, "status": report.status, "claims": claims}
     return json.dumps(document, ensure_ascii=False, indent=2) + "\n"

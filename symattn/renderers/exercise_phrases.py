@@ -1,0 +1,51 @@
+"""Phrases of the mistakes, their diagnoses, generated problems and problem sets (en, zh)."""
+
+from __future__ import annotations
+
+MISTAKE_NAMES = {
+    "mistake_columns": {"en": "softmax over columns", "zh": "沿列做 softmax"},
+    "mistake_no_scale": {"en": "forgetting the 1/√d_k scale", "zh": "漏除 √d_k"},
+    "mistake_mask_after_softmax": {"en": "masking after the softmax without renormalising",
+                                   "zh": "softmax 之后才屏蔽且未重新归一化"},
+    "mistake_no_causal_mask": {"en": "omitting the causal mask", "zh": "遗漏因果掩码"},
+    "mistake_mask_after_tau": {"en": "adding the mask after dividing by τ",
+                               "zh": "先除以 τ 再加掩码"},
+    "mistake_swap_kv": {"en": "swapping the roles of K and V", "zh": "交换 K 与 V 的角色"},
+}
+
+MISTAKE_FORMULAS = {
+    "formula_columns": {"en": "A'_ij = exp(L_ij) / Σ_r exp(L_rj) (normalised down column j)",
+                        "zh": "A'_ij = exp(L_ij) / Σ_r exp(L_rj)（沿第 j 列归一化）"},
+    "formula_no_scale": {"en": "S' = R (no 1/√d_k), L' = (S' + M)/τ",
+                         "zh": "S' = R（未除以 √d_k），L' = (S' + M)/τ"},
+    "formula_mask_after_softmax": {
+        "en": "A'_ij = softmax(L without M)_ij where readable, else 0; rows no longer sum to 1",
+        "zh": "A'_ij = 不加 M 的 softmax(L)_ij，被屏蔽处置 0；各行之和不再为 1"},
+    "formula_no_causal_mask": {"en": "L' = (S + M')/τ with no causal entries in M'",
+                               "zh": "L' = (S + M')/τ，M' 不含因果掩码"},
+    "formula_mask_after_tau": {"en": "L' = S/τ + M instead of (S + M)/τ",
+                               "zh": "L' = S/τ + M，而不是 (S + M)/τ"},
+    "formula_swap_kv": {"en": "R' = Q Vᵀ, O' = A' K", "zh": "R' = Q Vᵀ，O' = A' K"},
+}
+
+EXERCISE_PHRASES = {
+    **MISTAKE_NAMES,
+    **MISTAKE_FORMULAS,
+    "diagnosis": {"en": "matches {mistake}", "zh": "与“{mistake}”的结果一致"},
+    "mistake_not_applicable": {"en": "does not apply to this problem", "zh": "不适用于本题"},
+    "mistake_same_result": {"en": "gives the correct result here", "zh": "在本题中结果与正确答案相同"},
+    "mistakes_title": {"en": "Classic mistakes and what each gives", "zh": "常见误区及其结果"},
+}
+"""Read through phrases.say (verification phrases): every key in both languages."""
+
+SET_PHRASES = {
+    "set_title": {"en": "Attention exercises", "zh": "注意力习题"},
+    "set_questions": {"en": "Questions", "zh": "题目"},
+    "set_question": {"en": "Question {k}", "zh": "第 {k} 题"},
+    "set_task": {"en": "Compute the weights $A$ and the output $O$, exactly.",
+                 "zh": "精确计算权重 $A$ 与输出 $O$。"},
+    "set_solutions": {"en": "Solutions", "zh": "解答"},
+    "set_solution": {"en": "Solution {k}", "zh": "第 {k} 题解答"},
+    "set_key": {"en": "Answer key", "zh": "答案速查"},
+}
+"""Problem-set words, read through document.segments (PHRASES)."""
