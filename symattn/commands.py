@@ -97,6 +97,8 @@ def run_heads(problem, args: argparse.Namespace) -> int:
     from .cli import _write
     from .layers import attend_heads, check_heads
 
+    if args.command == "verify":
+        return run_verify(problem, args)
     if args.command not in ("solve", "check"):
         raise InputError(f"'{args.command}' works on single-head problems; this file has "
                          "[[heads]]", source=problem.source)

@@ -59,9 +59,9 @@ def _generate(args: argparse.Namespace) -> int:
         settings = Settings(kind=kind, n=args.n, d_k=args.d_k, d_v=args.d_v, n_k=args.n_k,
                             answers=args.answers, scaled=not args.no_scale)
         problems += generate(settings, args.count, args.seed)
-    if args.choices:
+    if args.choices:  # distractors come from single-head mistakes; none for [[heads]]
         problems += [(name.replace(".toml", ".choices.toml"), choices_text(text))
-                     for name, text in list(problems)]
+                     for name, text in list(problems) if "[[heads]]" not in text]
     write(problems, Path(args.output))
     print(f"{len(problems)} files written to {args.output}")
     return EXIT_OK

@@ -11,7 +11,7 @@ import sympy as sp
 
 from .errors import InputError
 
-KINDS = ("causal", "full", "cross", "padding", "temperature")
+KINDS = ("causal", "full", "cross", "padding", "temperature", "multihead")
 ANSWER_STYLES = ("rational", "e")
 MAX_ATTEMPTS = 200
 TEMPERATURES = ("1/2", "1/3")
@@ -86,8 +86,26 @@ def _attention(rng: random.Random, settings: Settings, n_k: int) -> list[str]:
     return lines
 
 
+def _heads_content(rng: random.Random, settings: Settings) -> str:
+    """Two causal heads over X (d_model = 2): W_K entries ln c keep every weight rational."""
+    X = [[str(rng.randint(0, 1)) for _ in range(2)] for _ in range(settings.n)]
+    X[0] = ["1", "0"]
+    W_O = [[str(rng.randint(0, 2)) for _ in range(settings.d_v)] for _ in range(2)]
+    lines = ["[input]", f"X = {_matrix(X)}", f"W_O = {_matrix(W_O)}", "", "[attention]",
+             'mask = "causal"', 'scale = "none"']
+    for _ in range(2):
+        W_K = [[rng.choice(("0", "ln(2)", "ln(3)"))] for _ in range(2)]
+        W_K[rng.randrange(2)] = [rng.choice(("ln(2)", "ln(3)"))]
+        lines += ["", "[[heads]]", f"W_Q = {_matrix([[str(rng.randint(1, 2))] for _ in range(2)])}",
+                  f"W_K = {_matrix(W_K)}", f"W_V = {_matrix([[str(rng.randint(0, 3))] for _ in range(2)])}"]
+    return "\n".join(lines)
+
+
 def problem_text(rng: random.Random, settings: Settings, title: str) -> tuple[str, str]:
     """One problem as TOML (without answers) and its canonical content for duplicate checks."""
+    if settings.kind == "multihead":
+        content = _heads_content(rng, settings)
+        return f'title = "{title}"\n\n{content}\n', content
     Q, K, V = _inputs(rng, settings)
     body = [f"[input]", f"Q = {_matrix(Q)}", f"K = {_matrix(K)}", f"V = {_matrix(V)}"]
     attention = _attention(rng, settings, len(K))
@@ -99,6 +117,9 @@ def problem_text(rng: random.Random, settings: Settings, title: str) -> tuple[st
 
 def _interesting(content: str) -> bool:
     """Not every key alike, nor every query 0 (either gives uniform weights everywhere)."""
+    if "[[heads]]" in content:
+        X = content.split("X = ")[1].split("\n")[0]
+        return len(set(X[1:-1].replace("], [", "]|[").split("|"))) > 1
     keys = content.split("K = ")[1].split("\n")[0]
     rows = keys[1:-1].replace("], [", "]|[").split("|")
     queries = content.split("Q = ")[1].split("\n")[0]
@@ -107,10 +128,15 @@ def _interesting(content: str) -> bool:
 
 def answer_table(text: str) -> str:
     """The [answers] key from the exact solution: the weights A and the output O."""
+    from .layers import attend_heads
+    from .model import MultiHeadProblem
     from .pipeline import attend
     from .spec import load_problem
 
-    trace = attend(load_problem(text, source="<generated>"))
+    problem = load_problem(text, source="<generated>")
+    if isinstance(problem, MultiHeadProblem):  # claims on [[heads]] address O = MHA(X)
+        return f'\n[answers]\nO = "{_exact(attend_heads(problem).output)}"\n'
+    trace = attend(problem)
     rows = [f'A = "{_exact(trace.A)}"', f'O = "{_exact(trace.O)}"']
     return "\n[answers]\n" + "\n".join(rows) + "\n"
 

@@ -67,6 +67,8 @@ def _judge(claim: Claim, facts: Facts, grading: Grading) -> Verdict:
     t = claim.target
     if claim.error:
         return Verdict(claim.key, "invalid", (), "unreadable", (claim.error,))
+    if t.kind != "scalar" and t.name not in facts.shapes:
+        return Verdict(claim.key, "invalid", (), "not_given", (t.name,))
     if t.kind == "shape":
         expected = facts.shapes[t.name]
         ok = "correct" if claim.shape == expected else "wrong"

@@ -73,8 +73,10 @@ def read_multi_head(reader: Any, data: Mapping[str, Any], inputs: Mapping[str, A
         raise ProblemError(f"W_O has {W_O.rows} rows but the heads' outputs together have {width} "
                            "columns", source=reader.source, key="input.W_O")
     title = reader.label(data["title"], "title") if "title" in data else None
-    return MultiHeadProblem(tuple(problems), W_O, title, reader.source,
-                            problems[0].presentation)
+    from .answers import read_answers, read_grading
+    return MultiHeadProblem(tuple(problems), W_O, title, reader.source, problems[0].presentation,
+                            read_answers(data, symbols, reader.source),
+                            read_grading(data, reader.source))
 
 
 def attend_heads(problem: MultiHeadProblem) -> MultiHeadTrace:

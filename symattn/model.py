@@ -249,6 +249,8 @@ class MultiHeadProblem:
     title: str | None = None
     source: str = "<problem>"
     presentation: tuple[tuple[str, object], ...] = ()
+    answers: tuple = ()  # claims about the output: O is MHA(X) here
+    grading: Grading = Grading()
 
 
 @dataclass(frozen=True)
@@ -259,6 +261,11 @@ class MultiHeadTrace:
     heads: tuple[Trace, ...]
     concat: sp.ImmutableMatrix
     output: sp.ImmutableMatrix
+
+    def facts(self) -> Facts:
+        """Claims on a multi-head problem address its output: O (and n_q) means MHA(X)."""
+        n = self.output.rows
+        return Facts({"O": self.output.shape}, {"n_q": sp.Integer(n)}, {"O": self.output})
 
 
 @dataclass(frozen=True)

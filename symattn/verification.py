@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from .claims import Claim
 from .errors import InputError
 from .judge import Verdict, judge, overall
-from .model import Facts, Grading, Problem, ShapeProblem
+from .model import Facts, Grading, MultiHeadProblem, Problem, ShapeProblem
 
 
 @dataclass(frozen=True)
@@ -30,6 +30,9 @@ def facts_of(problem: Problem | ShapeProblem) -> Facts:
     """The exact facts claims are judged against (computing the trace for a full problem)."""
     if isinstance(problem, ShapeProblem):
         return problem.facts()
+    if isinstance(problem, MultiHeadProblem):
+        from .layers import attend_heads
+        return attend_heads(problem).facts()
     from .pipeline import attend
     return attend(problem).facts()
 

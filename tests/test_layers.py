@@ -79,7 +79,9 @@ def test_multi_head_cli(capsys, tmp_path):
     assert cli.main(["solve", str(HEADS), "--format", "json"]) == 0
     document = json.loads(capsys.readouterr().out)
     assert document["output"][2] == ["48/35", "10/7"] and len(document["heads"]) == 2
-    assert cli.main(["verify", str(HEADS)]) == 2
+    assert cli.main(["verify", str(HEADS)]) == 0
+    assert capsys.readouterr().out.endswith("all 2 claims correct\n")
+    assert cli.main(["limits", str(HEADS)]) == 2
     assert "works on single-head problems" in capsys.readouterr().err
     for lang in ("en", "zh"):
         target = tmp_path / f"heads.{lang}.tex"
