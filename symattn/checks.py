@@ -131,7 +131,8 @@ def check_output_bounds(trace: Trace, digits: int,
             else:
                 numeric_only += 1
                 x, vs = value(out), [value(v) for v in column]
-                inside = min(vs) - tolerance <= x <= max(vs) + tolerance
+                slack = tolerance * max([ctx.one] + [abs(v) for v in vs])  # relative for big values
+                inside = min(vs) - slack <= x <= max(vs) + slack
             if not inside:
                 outside.append(f"O[{i + 1},{c + 1}]")
     if outside:
@@ -144,7 +145,8 @@ def check_output_bounds(trace: Trace, digits: int,
 
 def cross_check(trace: Trace, digits: int,
                 values: Mapping[sp.Symbol, sp.Expr]) -> tuple[CheckResult, mpmath.mpf]:
-    """Compare every stage with the independent mpmath recomputation."""
+    """Compare every stage with the independent mpmath recomputation; a difference is taken
+    relative to max(1, |value|), so huge logits are judged at the same number of digits."""
     ctx, value = _numeric(trace, digits, values)
     numeric = recompute(trace.problem, digits, values)
     tolerance = ctx.mpf(10) ** (-(digits - 5))
@@ -155,7 +157,7 @@ def cross_check(trace: Trace, digits: int,
             if x == ctx.ninf or y == ctx.ninf:
                 difference = ctx.zero if x == y else ctx.inf
             else:
-                difference = abs(x - y)
+                difference = abs(x - y) / max(ctx.one, abs(x))
             if difference > worst:
                 worst, where = difference, f" at {name}[{i + 1},{j + 1}]"
     passed = worst <= tolerance

@@ -21,6 +21,7 @@ DETAILS = ("summary", "standard", "full")
 WEIGHT_NAMES = ("p", "q", "r", "u", "v", "w")
 SHOWN_DECIMALS = ("A", "O")
 GENERATOR_LETTERS = ("t", "u", "w", "z", "g")
+LOGIT_LETTERS = ("a", "b", "c", "d")
 
 
 @dataclass(frozen=True)
@@ -127,6 +128,7 @@ def choose_names(trace: Trace, places: int | None) -> tuple[tuple[Name, ...], di
     """
     names: list[Name] = []
     replace: dict[sp.Expr, sp.Expr] = {}
+    taken = {s.name for s in trace.problem.symbols}  # never reuse a declared symbol's name
 
     def add(symbol: sp.Symbol, value: sp.Expr) -> None:
         names.append(Name(symbol, value.xreplace(replace),
@@ -136,7 +138,7 @@ def choose_names(trace: Trace, places: int | None) -> tuple[tuple[Name, ...], di
     logits = {x for x in trace.L if x.is_finite and not x.is_Rational and not x.is_Atom
               and not x.free_symbols}
     if len(logits) == 1:
-        add(sp.Symbol("a"), logits.pop())
+        add(sp.Symbol(next(c for c in LOGIT_LETTERS if c not in taken)), logits.pop())
     for symbol, (value, power) in _generators(trace, set(replace)).items():
         replace.update({sp.exp(k * value): symbol ** k for k in power})
         names.append(Name(symbol, sp.exp(value.xreplace(replace)),
@@ -144,8 +146,9 @@ def choose_names(trace: Trace, places: int | None) -> tuple[tuple[Name, ...], di
     weights = Counter(x.xreplace(replace) for x in trace.A if not x.is_Rational)
     repeated = [value for value, count in weights.most_common() if count > 1 and not value.is_Atom]
     whole: dict[sp.Expr, sp.Expr] = {}
-    if len(repeated) <= len(WEIGHT_NAMES):
-        for symbol, value in zip(WEIGHT_NAMES, repeated):
+    free = [name for name in WEIGHT_NAMES if name not in taken]
+    if len(repeated) <= len(free):
+        for symbol, value in zip(free, repeated):
             original = next(x for x in trace.A if x.xreplace(replace) == value)
             names.append(Name(sp.Symbol(symbol), value,
                               decimal_string(original, places) if places is not None else None))

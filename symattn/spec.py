@@ -280,7 +280,7 @@ class Reader:
 
 def _name(key: Any) -> str:
     """A key as it may appear in a one-line message (quoted unless printable text)."""
-    return key if isinstance(key, str) and key.isprintable() else repr(key)
+    return key if isinstance(key, str) and key.isprintable() and key else repr(key)
 
 
 def _kind(value: Any) -> str:

@@ -6,6 +6,7 @@ HANG_GUARD_SECONDS only so that a regression fails the test instead of hanging t
 
 from __future__ import annotations
 
+import re
 import threading
 from typing import Callable
 
@@ -352,3 +353,159 @@ def test_exact_factor_at_the_limit_is_computed():
     from symattn import attention
     trace = attention([["ln(2)"], [0]], [[8000], [0]], [[1], [2]], scale="none")
     assert trace.A[0, 0] == sp.Rational(2**8000, 2**8000 + 1)
+
+
+# --- claims, submissions, shapes, symbols and the command line -----------------------------
+
+
+def test_max_claim_length():
+    from symattn.claims import MAX_CLAIM_LENGTH, parse_claim
+    row = "(" + ", ".join(["1/7"] * 3) + ")"
+    at = row + " " * (MAX_CLAIM_LENGTH - len(row))
+    claim = parse_claim("A[1]", at)
+    assert claim.error is None and [g.value for g in claim.rows[0]] == [R(1, 7)] * 3
+    past = parse_claim("A[1]", at + " ")
+    assert past.error == (f"answer is {MAX_CLAIM_LENGTH + 1} characters long "
+                          f"(limit {MAX_CLAIM_LENGTH})")
+
+
+def _csv_of_size(size: int) -> bytes:
+    """A valid submissions file of exactly size bytes: rows of one student with a blank answer."""
+    header, line = b"id,A\n", b"s," + b" " * 99_997 + b"\n"
+    data = header + line * ((size - len(header)) // len(line))
+    return data + b"t" * (size - len(data))
+
+
+def test_max_submissions_bytes(tmp_path):
+    from symattn.grading import MAX_SUBMISSIONS_BYTES, read_submissions
+    path = tmp_path / "subs.csv"
+    path.write_bytes(_csv_of_size(MAX_SUBMISSIONS_BYTES))
+    assert len(read_submissions(path).students) == MAX_SUBMISSIONS_BYTES // 100_000
+    path.write_bytes(_csv_of_size(MAX_SUBMISSIONS_BYTES + 1))
+    with pytest.raises(InputError, match=rf"^{path}: file is over {MAX_SUBMISSIONS_BYTES} bytes$"):
+        read_submissions(path)
+
+
+def test_max_csv_cell(tmp_path):
+    import csv
+    from symattn.grading import read_submissions
+    limit = csv.field_size_limit()  # Python's default, 131072 characters
+    path = tmp_path / "subs.csv"
+    path.write_text("id,A\nann," + "1" * limit + "\n", encoding="utf-8")
+    assert len(read_submissions(path).students[0][1][0]) == limit
+    path.write_text("id,A\nann," + "1" * (limit + 1) + "\n", encoding="utf-8")
+    with pytest.raises(InputError, match=rf"^{path}: CSV: field larger than field limit "
+                                         rf"\({limit}\)$"):
+        read_submissions(path)
+
+
+def test_max_symbol_name():
+    at, past = "x" * 32, "x" * 33
+    assert [s.name for s in parse_problem(f'[symbols]\n{at} = "real"\n[input]\nQ = [["{at}"]]\n'
+                                          'K = [[1]]\nV = [[1]]\n').symbols] == [at]
+    with pytest.raises(InputError, match=rf"^p\.toml, symbols\.{past}: a symbol name is letters"):
+        parse_problem(f'[symbols]\n{past} = "real"\n' + BASE, source="p.toml")
+
+
+@pytest.mark.parametrize("side", [1, 100_000])
+def test_shapes_of_a_shape_problem_at_the_limits(side):
+    text = (f"[input]\nQ = {{shape = [{side}, 8]}}\nK = {{shape = [{side}, 8]}}\n"
+            f"V = {{shape = [{side}, 3]}}\n")
+    assert parse_problem(text).n_q == side
+
+
+@pytest.mark.parametrize("side", [0, 100_001])
+def test_shapes_of_a_shape_problem_past_the_limits(side):
+    text = f"[input]\nQ = {{shape = [{side}, 8]}}\nK = {{shape = [4, 8]}}\nV = {{shape = [4, 3]}}\n"
+    with pytest.raises(InputError, match=r"^p\.toml, input\.Q\.shape: must be \[rows, columns\], "
+                                         r"two integers from 1 to 100000$"):
+        parse_problem(text, source="p.toml")
+
+
+def test_toml_integer_at_pythons_digit_limit():
+    import sys
+    digits = sys.get_int_max_str_digits()  # 4300: tomllib cannot read a longer integer
+    at = f"[input]\nQ = [[{'9' * digits}]]\nK = [[1]]\nV = [[1]]\n"
+    with pytest.raises(InputError, match=rf"^p\.toml, input\.Q\[1\]\[1\]: entry is {digits} "
+                                         rf"characters long \(limit {ex.MAX_LENGTH}\)$"):
+        parse_problem(at, source="p.toml")
+    with pytest.raises(InputError, match=r"^p\.toml: TOML value: an integer has too many digits$"):
+        parse_problem(at.replace("9" * digits, "9" * (digits + 1)), source="p.toml")
+
+
+def test_max_factor_bits_of_prime_logs():
+    # ln of a 4096-bit number is split into prime logs; one bit more and it is kept whole,
+    # and then refused, being a part beyond MAX_ROOT_BITS that cannot be split.
+    from symattn.primes import MAX_FACTOR_BITS
+    assert MAX_FACTOR_BITS == 4096 and (2**4095).bit_length() == MAX_FACTOR_BITS
+    assert parse("ln(2^2048*2^2047)") == 4095 * sp.log(2)
+    assert refused("ln(2^2048*2^2048)").reason == (
+        f"ln of a number with a part beyond {ex.MAX_ROOT_BITS} bits that cannot be split "
+        "into primes")
+
+
+def test_many_labels_together_are_not_one_long_label():
+    # MAX_LABEL bounds each label; the derivation's prose lists them all in one sentence.
+    from symattn import attention, render
+    tokens = [chr(0x4E00 + i) * MAX_LABEL for i in range(8)]
+    trace = attention([[1]] * 8, [[1]] * 8, [[1]] * 8, tokens=tokens)
+    assert all(t in render(trace, "markdown", detail="summary") for t in tokens)
+
+
+@pytest.mark.parametrize("argv, at, past, message", [
+    (["check", "{f}", "--digits"], ("10", "1000"), ("9", "1001"),
+     "--digits must be from 10 to 1000"),
+    (["solve", "{f}", "--places"], ("0", "50"), ("-1", "51"), "--places must be from 0 to 50"),
+    (["solve", "{f}", "--row"], ("1", "3"), ("0", "4"), "--row must be from 1 to 3"),
+], ids=["digits", "places", "row"])
+def test_command_line_ranges(example, capsys, argv, at, past, message):
+    from symattn import cli
+    path = str(example("02_causal_three_positions"))
+    command = [a.format(f=path) for a in argv]
+    for value in at:
+        assert cli.main(command + [value]) == 0
+    for value in past:
+        assert cli.main(command + [value]) == 2
+        assert capsys.readouterr().err == f"error: {message}\n"
+
+
+@pytest.mark.parametrize("key, at, past, message", [
+    ("places", (0, 50), (-1, 51), "derivation.places: must be an integer from 0 to 50"),
+    ("row", (1, 3), (0, 4), "derivation.row: must be an integer from 1 to 3"),
+], ids=["places", "row"])
+def test_derivation_table_ranges(example, key, at, past, message):
+    text = example("02_causal_three_positions").read_text(encoding="utf-8")
+    for value in at:
+        assert dict(parse_problem(text + f"\n[derivation]\n{key} = {value}\n").presentation) == {
+            key: value}
+    for value in past:
+        with pytest.raises(InputError, match=re.escape(message)):
+            parse_problem(text + f"\n[derivation]\n{key} = {value}\n")
+
+
+def test_grading_sigfigs_range():
+    from symattn.answers import read_grading
+    assert read_grading({"grading": {"sigfigs": 1}}, "p").sigfigs == 1
+    assert read_grading({"grading": {"sigfigs": 50}}, "p").sigfigs == 50
+    for value in (0, 51):
+        with pytest.raises(InputError,
+                           match=r"^p, grading\.sigfigs: must be an integer from 1 to 50$"):
+            read_grading({"grading": {"sigfigs": value}}, "p")
+
+
+@pytest.mark.parametrize("option, at, past", [
+    ("--time-limit", ("0.1", "600"), ("0.09", "601")),
+    ("--workers", ("1", "64"), ("0", "65")),
+], ids=["time-limit", "workers"])
+def test_grading_command_ranges(example, tmp_path, capsys, option, at, past):
+    from symattn import cli
+    subs = tmp_path / "subs.csv"
+    subs.write_text('id,"A[1,1]"\nann,1\n', encoding="utf-8")
+    command = ["grade", str(example("02_causal_three_positions")), "--submissions", str(subs),
+               "-o", str(tmp_path / "report.csv")]
+    for value in at:
+        assert cli.main(command + [option, value]) == 0
+    for value in past:
+        assert cli.main(command + [option, value]) == 2
+        assert capsys.readouterr().err == ("error: --time-limit must be from 0.1 to 600 seconds "
+                                           "and --workers from 1 to 64\n")

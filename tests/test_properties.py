@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import os
 from fractions import Fraction
 
 import mpmath
@@ -77,11 +78,15 @@ def problems(draw, masked: bool = False):
 
 
 def readable(case) -> list[list[bool]]:
-    """keep AND a bias entry other than -oo (everything when neither is given)."""
+    """The mask kind AND keep AND key lengths AND a bias entry other than -oo."""
     n_q, n_k = len(case["Q"]), len(case["K"])
     keep = case["keep"] or [[True] * n_k for _ in range(n_q)]
     bias = case["bias"] or [[None] * n_k for _ in range(n_q)]
-    return [[ok and b != MINUS_INFINITY for ok, b in zip(k, c)] for k, c in zip(keep, bias)]
+    mask = case.get("mask", "none")
+    lengths = case.get("key_lengths") or [n_k] * n_q
+    return [[ok and b != MINUS_INFINITY and j < lengths[i] and (mask != "causal" or j <= i)
+             and (mask != "causal-bottom-right" or j <= i + n_k - n_q)
+             for j, (ok, b) in enumerate(zip(k, c))] for i, (k, c) in enumerate(zip(keep, bias))]
 
 
 def run(case, **changes):
@@ -90,7 +95,8 @@ def run(case, **changes):
     bias = text(case["bias"]) if case["bias"] is not None else None
     return attention(text(case["Q"]), text(case["K"]), text(case["V"]), keep=case["keep"],
                      bias=bias, temperature=str(case["temperature"]), scale=case["scale"],
-                     fully_masked=case["fully_masked"])
+                     fully_masked=case["fully_masked"], mask=case.get("mask", "none"),
+                     key_lengths=case.get("key_lengths"), symbols=case.get("symbols"))
 
 
 def canonical(expr: sp.Expr) -> sp.Expr:
@@ -291,3 +297,151 @@ def test_agrees_with_a_float64_reference(case):
 def test_check_passes_on_every_computed_trace(case):
     report = check(run(case), digits=30)
     assert report.passed, report.results
+
+
+# ---------------------------------------------------------------- mixed kinds of problem
+
+
+@st.composite
+def mixed_problems(draw):
+    """Every option at once: a mask kind, keep, key lengths and a bias (with -oo), n_q != n_k
+    as often as not, temperature, scale and a policy for rows that may read no key."""
+    case = draw(problems(masked=True))
+    n_q, n_k = len(case["Q"]), len(case["K"])
+    case["mask"] = draw(st.sampled_from(("none", "causal", "causal-bottom-right")))
+    case["key_lengths"] = draw(st.none() | st.lists(st.integers(0, n_k), min_size=n_q,
+                                                    max_size=n_q))
+    return case
+
+
+def as_keep(case):
+    """The same problem with its mask kind and key lengths written as one keep matrix."""
+    return {**case, "mask": "none", "key_lengths": None,
+            "keep": [[ok or b == MINUS_INFINITY for ok, b in zip(row, bias_row)]
+                     for row, bias_row in zip(readable(case), case["bias"] or [[None] * len(
+                         case["K"])] * len(case["Q"]))]}
+
+
+LONG_RUN = int(os.environ.get("SYMATTN_FUZZ_EXAMPLES") or 0)  # the long run of docs/limits.md
+MIXED = settings(max_examples=LONG_RUN or 20, deadline=None, derandomize=not LONG_RUN)
+
+
+@MIXED
+@given(mixed_problems())
+def test_mixed_problems_keep_every_invariant(case):
+    trace = run(case)
+    for i, row in enumerate(readable(case)):
+        if not any(row):
+            assert i in trace.fully_masked_rows
+            continue
+        assert sums_to_one(trace.A.row(i))
+        for j, ok in enumerate(row):
+            assert (trace.A[i, j] is sp.S.Zero) is (not ok)
+    A, O = float_attention(case)
+    for exact, reference in ((trace.A, A), (trace.O, O)):
+        for i in range(exact.rows):
+            for j in range(exact.cols):
+                assert float(exact[i, j].evalf(30)) == pytest.approx(reference[i][j], rel=1e-9,
+                                                                      abs=1e-9)
+    assert check(trace, digits=30).passed
+
+
+@MIXED
+@given(mixed_problems(), st.data())
+def test_mixed_masks_are_their_keep_matrix_and_permute_with_it(case, data):
+    trace, kept = run(case), run(as_keep(case))
+    assert (trace.A, trace.O) == (kept.A, kept.O)
+    plain = as_keep(case)
+    rows = data.draw(st.permutations(range(len(case["Q"]))))
+    cols = data.draw(st.permutations(range(len(case["K"]))))
+    bias = plain["bias"] and [[plain["bias"][i][j] for j in cols] for i in rows]
+    moved = run(plain, Q=[plain["Q"][i] for i in rows], K=[plain["K"][j] for j in cols],
+                V=[plain["V"][j] for j in cols], bias=bias,
+                keep=[[plain["keep"][i][j] for j in cols] for i in rows])
+    for a, i in enumerate(rows):
+        for b, j in enumerate(cols):
+            assert exactly_equal(moved.A[a, b], trace.A[i, j])
+        for c in range(trace.O.cols):
+            assert exactly_equal(moved.O[a, c], trace.O[i, c])
+
+
+@MIXED
+@given(mixed_problems(), st.sampled_from([10, 25, 40]))
+def test_mixed_exact_equals_mpmath_to_the_requested_digits(case, digits):
+    trace = run(case)
+    numeric = recompute(trace.problem, digits=digits)
+    ctx = mpmath.MPContext()
+    ctx.dps = digits + 20
+    for name in ("A", "O"):
+        exact = trace.stage(name)
+        for i in range(exact.rows):
+            for j in range(exact.cols):
+                x = ctx.mpf(str(exact[i, j].evalf(digits + 20)))
+                assert abs(x - ctx.mpf(numeric[name][i][j])) <= ctx.mpf(10) ** -digits * max(
+                    1, abs(x)), (name, i, j)
+
+
+THETA = sp.Symbol("theta", real=True)
+
+
+@MIXED
+@given(mixed_problems(), st.data())
+def test_symbols_substituted_give_the_result_for_their_value(case, data):
+    """A problem with a declared symbol θ in Q, K and V, solved symbolically, then θ = value,
+    equals the problem solved with the value written in (to 40 digits)."""
+    value = data.draw(small)
+    symbolic = {**case, "symbols": {"theta": "real"}}
+    numeric = dict(case)
+    for name in ("Q", "K", "V"):
+        rows_s, rows_n = [], []
+        for row in case[name]:
+            row_s, row_n = [], []
+            for entry in row:
+                if data.draw(st.booleans()):
+                    row_s.append(f"({entry.text}) + theta")
+                    row_n.append(f"({entry.text}) + ({value})")
+                else:
+                    row_s.append(entry.text)
+                    row_n.append(entry.text)
+            rows_s.append(row_s)
+            rows_n.append(row_n)
+        symbolic[name], numeric[name] = rows_s, rows_n
+    with_symbol, with_value = run(symbolic), run(numeric)
+    theta = sp.Rational(value.numerator, value.denominator)
+    for a, b in ((with_symbol.A, with_value.A), (with_symbol.O, with_value.O)):
+        for x, y in zip(a, b):
+            difference = (x.subs(THETA, theta) - y).evalf(50)
+            assert abs(difference) < sp.Float("1e-40"), (x, y)
+
+
+def _argmax_rows(case):
+    """For each query row, the readable keys whose logit S + M is largest (exactly)."""
+    trace = run({**case, "temperature": Fraction(1)})
+    out = []
+    for i, row in enumerate(readable(case)):
+        logits = {j: trace.L[i, j] for j, ok in enumerate(row) if ok}
+        top = max(logits.values(), key=lambda x: float(x.evalf(30))) if logits else None
+        out.append([j for j, x in logits.items() if sp.simplify(x - top) == 0])
+    return out
+
+
+@MIXED
+@given(mixed_problems())
+def test_temperature_limits(case):
+    """τ → ∞ spreads each row evenly over its readable keys; τ → 0 puts it all on the
+    largest logits (evenly when they tie). Rational entries, so ties and gaps are exact."""
+    case = {**case, "Q": [[Entry(e.rational, (0, 0)) for e in row] for row in case["Q"]],
+            "K": [[Entry(e.rational, (0, 0)) for e in row] for row in case["K"]]}
+    if case["bias"]:
+        case["bias"] = [[b if b == MINUS_INFINITY else Entry(b.rational, (0, 0)) for b in row]
+                        for row in case["bias"]]
+    hot = run({**case, "temperature": Fraction(10**6)})
+    cold = run({**case, "temperature": Fraction(1, 1000)})
+    for i, (row, top) in enumerate(zip(readable(case), _argmax_rows(case))):
+        if not any(row):
+            continue
+        for j, ok in enumerate(row):
+            spread = 1 / sum(row) if ok else 0
+            peak = 1 / len(top) if j in top else 0
+            assert abs(float(hot.A[i, j].evalf(30)) - spread) < 1e-4
+            assert abs(float(cold.A[i, j].evalf(30)) - peak) < 1e-12
