@@ -1,119 +1,189 @@
-"""CLI entry point: `python -m benchmarks` times exact causal attention and prints a table."""
+"""python -m benchmarks: symattn against naive SymPy and mpmath, in one run, and the report.
+
+    python -m benchmarks              # the full run (about 13 minutes on 2 cores); writes
+                                      # docs/performance.md and docs/performance.svg
+    python -m benchmarks --quick      # a smoke run (under a minute): prints the report only
+    python -m benchmarks --from-json results.json   # rewrite the report from saved results
+
+Every timing is the median of repeated runs, each in a fresh forked process with a fresh
+SymPy cache; naive runs are capped (default 60 s, reported as "> 60 s"), and once a naive
+method passes the cap at some n, larger n are not run for it (reported as above the cap).
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import sys
-from dataclasses import dataclass
-from typing import Sequence
+import time
+from pathlib import Path
+from typing import Any, Sequence
 
-from .cases import Case, random_case
+from . import extras, report, svgplot
+from .cases import Case, log_case, random_case
 from .check import summarize_symbolic, verdict
-from .methods import METHODS, SYMATTN, Method, symattn_status
+from .methods import METHODS, Method, symattn_status, warm_up
 from .naive import mpmath_attention
+from .targets import evaluate, profiles_for_misses
 from .timing import Measurement, measure
 
-
-@dataclass
-class Row:
-    """One table row: a method, its measurement and the correctness verdict."""
-
-    method: Method
-    measurement: Measurement
-    check: str
+ROOT = Path(__file__).resolve().parent.parent
+LOG_METHODS = ("symattn", "naive_simplify", "naive_plain", "mpmath")
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
-    """Parse command-line flags."""
-    p = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__)
-    p.add_argument("--n", type=int, nargs="+", default=[32], help="sequence lengths (default 32)")
-    p.add_argument("--d-k", type=int, nargs="+", default=[4], help="key dimensions (default 4)")
-    p.add_argument("--repeats", type=int, default=3, help="max runs per method (median reported)")
-    p.add_argument("--cap", type=float, default=60.0, help="seconds per run before '> cap' (default 60)")
-    p.add_argument("--quick", action="store_true", help="smoke run: n=8 only, cap 10 s")
+    p = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--n", type=int, nargs="+", default=[8, 16, 32, 64, 128])
+    p.add_argument("--d-k", type=int, nargs="+", default=[2, 4, 8])
+    p.add_argument("--log-n", type=int, nargs="+", default=[8, 16, 32, 64])
+    p.add_argument("--repeats", type=int, default=3, help="runs of a naive method (median)")
+    p.add_argument("--fast-repeats", type=int, default=7, help="runs of symattn and mpmath")
+    p.add_argument("--cap", type=float, default=60.0, help="seconds per naive run (default 60)")
+    p.add_argument("--quick", action="store_true", help="smoke run: n = 8, 16; d_k = 4; cap 10 s")
+    p.add_argument("--flint-path", help="a directory holding python-flint (pip install --target "
+                   "DIR python-flint) to also measure SYMPY_GROUND_TYPES=flint")
+    p.add_argument("--out", help="markdown report (default docs/performance.md; --quick: none)")
+    p.add_argument("--svg", help="plot (default docs/performance.svg; --quick: none)")
+    p.add_argument("--json", help="also save the raw results here")
+    p.add_argument("--from-json", help="skip measuring: write the report from saved results")
     args = p.parse_args(argv)
     if args.quick:
-        args.n, args.cap = [8], 10.0
+        args.n, args.d_k, args.log_n, args.cap = [8, 16], [4], [8, 16], 10.0
+        args.repeats, args.fast_repeats = 2, 3
+    elif args.out is None and args.svg is None:
+        args.out, args.svg = "docs/performance.md", "docs/performance.svg"
     return args
 
 
-def run_method(method: Method, case: Case, repeats: int, cap: float, unavailable: str | None) -> Measurement:
-    """Measure one method on one case (or mark it unavailable)."""
-    if method is SYMATTN and unavailable is not None:
-        return Measurement("unavailable", detail=unavailable)
-    summarize = summarize_symbolic if method.symbolic else None
-    return measure(lambda: method.compute(case), repeats, cap, summarize)
+def log(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
 
 
-def check_of(method: Method, m: Measurement, ref: tuple[list, list]) -> str:
-    """Return the correctness verdict for a measurement against the mpmath reference."""
-    if not method.symbolic:
-        return "reference"
-    if m.summary is None:
-        return "-"
-    return verdict(ref[0], ref[1], m.summary)
+def as_dict(m: Measurement, method: Method, reference: tuple[list, list] | None) -> dict[str, Any]:
+    out: dict[str, Any] = {"status": m.status, "times": m.times, "median": m.median,
+                           "cpu_median": m.cpu_median, "detail": m.detail}
+    if m.summary is not None:
+        out["size"] = m.summary.get("size")
+        out["rational"] = m.summary.get("rational")
+        if reference is not None:
+            out["check"] = verdict(reference[0], reference[1], m.summary)
+    elif not method.symbolic and m.status == "ok":
+        out["check"] = "reference"
+    return out
 
 
-def run_case(case: Case, repeats: int, cap: float) -> list[Row]:
-    """Time every method on a case and check results; returns the rows."""
-    ref = mpmath_attention(case)
-    unavailable = symattn_status()
+def run_case(case: Case, keys: Sequence[str], args: argparse.Namespace,
+             stopped: dict[str, int]) -> dict[str, Any]:
+    """Every method on one case; a naive method that passed the cap at a smaller n is skipped."""
+    reference = mpmath_attention(case)
+    row: dict[str, Any] = {"n": case.n, "d_k": case.d_k, "family": case.family, "methods": {}}
+    for method in (m for m in METHODS if m.key in keys):
+        if method.key in stopped:
+            row["methods"][method.key] = {
+                "status": "skipped", "times": [], "median": None,
+                "detail": f"> {args.cap:g} s (passed the cap at n = {stopped[method.key]})"}
+            continue
+        log(f"  {case.name}: {method.name} ...")
+        naive = method.key.startswith("naive")
+        m = measure(lambda: method.compute(case), args.repeats if naive else args.fast_repeats,
+                    args.cap if naive else 10 * args.cap,
+                    summarize_symbolic if method.symbolic else None)
+        if m.status == "timeout":
+            stopped[method.key] = case.n
+        row["methods"][method.key] = as_dict(m, method, reference)
+    return row
+
+
+def run_grid(args: argparse.Namespace) -> list[dict[str, Any]]:
     rows = []
-    for method in METHODS:
-        print(f"  running {method.name} ...", file=sys.stderr, flush=True)
-        m = run_method(method, case, repeats, cap, unavailable)
-        rows.append(Row(method, m, check_of(method, m, ref)))
+    for d_k in args.d_k:
+        stopped: dict[str, int] = {}
+        for n in args.n:
+            rows.append(run_case(random_case(n, d_k), [m.key for m in METHODS], args, stopped))
     return rows
 
 
-def fmt_seconds(m: Measurement) -> str:
-    """Format a measurement's median time (or its status)."""
-    if m.status == "ok":
-        return f"{m.median:.4f}"
-    return m.detail if m.status == "timeout" else m.status
+def run_log(args: argparse.Namespace) -> list[dict[str, Any]]:
+    stopped: dict[str, int] = {}
+    return [run_case(log_case(n), LOG_METHODS, args, stopped) for n in args.log_n]
 
 
-def fmt_ratio(m: Measurement, base: float | None, cap: float) -> str:
-    """Format time relative to symattn."""
-    if base is None or base <= 0:
-        return "n/a"
-    if m.status == "ok":
-        return f"{m.median / base:.1f}x"
-    return f"> {cap / base:.0f}x" if m.status == "timeout" else "n/a"
+def run_ground_types(args: argparse.Namespace) -> dict[str, Any] | None:
+    """symattn under SymPy's python and flint ground types, each in its own interpreter."""
+    import importlib.util
+    import subprocess
+
+    path = [str(ROOT)] + ([args.flint_path] if args.flint_path else [])
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(path)}
+    probe = subprocess.run([sys.executable, "-c", "import flint; print(flint.__version__)"],
+                           env=env, capture_output=True, text=True)
+    if probe.returncode != 0 and importlib.util.find_spec("flint") is None:
+        return None
+    sizes = [n for n in args.n if n in (32, 128)] or args.n
+    out = {}
+    for ground in ("python", "flint"):
+        log(f"  ground types {ground} ...")
+        done = subprocess.run([sys.executable, "-m", "benchmarks.ground", "--n", *map(str, sizes),
+                               "--d-k", *map(str, args.d_k), "--repeats", "5"],
+                              env={**env, "SYMPY_GROUND_TYPES": ground}, cwd=ROOT,
+                              capture_output=True, text=True, check=True)
+        out[ground] = json.loads(done.stdout)
+    return out
 
 
-def format_table(rows: list[Row], cap: float) -> str:
-    """Render rows as a plain-text table plus notes."""
-    base = next((r.measurement.median for r in rows if r.method is SYMATTN), None)
-    header = ("method", "runs", "median s", "vs symattn", "count_ops", "check vs mpmath")
-    body = [
-        (
-            r.method.name,
-            str(len(r.measurement.times)) if r.measurement.times else "-",
-            fmt_seconds(r.measurement),
-            fmt_ratio(r.measurement, base, cap),
-            str(r.measurement.summary["size"]) if r.measurement.summary else "-",
-            r.check,
-        )
-        for r in rows
-    ]
-    widths = [max(len(line[k]) for line in [header, *body]) for k in range(len(header))]
-    lines = ["  ".join(cell.ljust(w) for cell, w in zip(line, widths)).rstrip() for line in [header, *body]]
-    lines.insert(1, "  ".join("-" * w for w in widths))
-    notes = [f"  note: {r.method.name}: {r.measurement.detail}" for r in rows
-             if r.measurement.detail and r.measurement.status != "timeout"]
-    return "\n".join(lines + notes)
+def measure_all(args: argparse.Namespace) -> dict[str, Any]:
+    started = time.time()
+    results: dict[str, Any] = {"machine": report.machine(), "load_before": os.getloadavg(),
+                               "command": "python -m benchmarks " + " ".join(sys.argv[1:]),
+                               "cap": args.cap, "quick": args.quick}
+    unavailable = symattn_status()
+    if unavailable:
+        raise SystemExit(f"symattn cannot be imported: {unavailable}")
+    warm_up()
+    n_mid = 32 if 32 in args.n else max(args.n)
+    n_big = 128 if 128 in args.n else max(args.n)
+    log("main grid (random integers, causal, tau = 17/20)")
+    results["grid"] = run_grid(args)
+    log("log-designed inputs")
+    results["log"] = run_log(args)
+    log("50-digit values of the exact result")
+    results["numeric"] = extras.measure_numeric(n_mid, args.d_k, args.fast_repeats, 10 * args.cap)
+    log("LaTeX")
+    results["latex"] = extras.measure_latex(n_mid, args.d_k, 3, 10 * args.cap)
+    log("CLI")
+    results["cli"] = extras.measure_cli(args.fast_repeats)
+    log("peak memory")
+    results["memory"] = extras.measure_memory(n_big, args.d_k)
+    log("ground types")
+    results["ground_types"] = run_ground_types(args)
+    results["targets"] = evaluate(results)
+    log("profiles of missed targets")
+    results["profiles"] = profiles_for_misses(results)
+    results["load_after"] = os.getloadavg()
+    results["seconds"] = time.time() - started
+    return results
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the benchmark grid and print one table per (n, d_k)."""
     args = parse_args(argv)
-    for d_k in args.d_k:
-        for n in args.n:
-            case = random_case(n, d_k)
-            print(f"\n== {case.name}, d_v={case.d_v}, causal, tau={case.temperature}, "
-                  f"cap {args.cap:g} s, repeats <= {args.repeats}, fresh SymPy cache per run ==", flush=True)
-            print(format_table(run_case(case, args.repeats, args.cap), args.cap), flush=True)
+    if args.from_json:
+        results = json.loads(Path(args.from_json).read_text(encoding="utf-8"))
+        results["targets"] = evaluate(results)  # profiles stay those of the run
+    else:
+        results = measure_all(args)
+    if args.json:
+        Path(args.json).write_text(json.dumps(results, indent=1), encoding="utf-8")
+    svg_name = Path(args.svg).name if args.svg else None
+    text = report.build(results, svg_name)
+    if args.svg:
+        Path(args.svg).write_text(svgplot.plot(results), encoding="utf-8")
+    if args.out:
+        Path(args.out).write_text(text, encoding="utf-8")
+        log(f"wrote {args.out}" + (f" and {args.svg}" if args.svg else ""))
+    else:
+        print(text)
     return 0
 
 

@@ -7,14 +7,16 @@ from fractions import Fraction
 import mpmath
 from sympy import ImmutableMatrix, Matrix, Rational, exp, oo, simplify, sqrt, zeros
 
-from .cases import Case
+from .cases import Case, entry_mpmath, entry_sympy
 
 MPMATH_DPS = 50
 
 
-def naive_sympy(case: Case, simplify_entries: bool = True) -> tuple[ImmutableMatrix, ImmutableMatrix]:
+def naive_sympy(case: Case, simplify_entries: bool = True
+                ) -> tuple[ImmutableMatrix, ImmutableMatrix]:
     """Return (A, O) computed the way a course author would write it in SymPy."""
-    Q, K, V = Matrix(case.Q), Matrix(case.K), Matrix(case.V)
+    Q, K, V = (Matrix([[entry_sympy(x) for x in row] for row in m])
+               for m in (case.Q, case.K, case.V))
     tau = Rational(case.temperature)
     R = Q * K.T
     S = R / sqrt(case.d_k)
@@ -47,11 +49,6 @@ def naive_plain(case: Case) -> tuple[ImmutableMatrix, ImmutableMatrix]:
     return naive_sympy(case, simplify_entries=False)
 
 
-def _dot(u: list[int], v: list[int]) -> int:
-    """Return the exact integer dot product of two rows."""
-    return sum(a * b for a, b in zip(u, v))
-
-
 def mpmath_attention(case: Case, dps: int = MPMATH_DPS) -> tuple[list[list], list[list]]:
     """Return (A, O) as lists of mpf via a stable softmax in a private mpmath context."""
     ctx = mpmath.MPContext()
@@ -60,14 +57,17 @@ def mpmath_attention(case: Case, dps: int = MPMATH_DPS) -> tuple[list[list], lis
     tau = ctx.mpf(tau_frac.numerator) / tau_frac.denominator
     scale = 1 / ctx.sqrt(case.d_k)
     n = case.n
+    Q = [[entry_mpmath(ctx, x) for x in row] for row in case.Q]
+    K = [[entry_mpmath(ctx, x) for x in row] for row in case.K]
     A = [[ctx.zero] * n for _ in range(n)]
     for i in range(n):
         cols = [j for j in range(n) if case.allowed(i, j)]
-        logits = {j: ctx.mpf(_dot(case.Q[i], case.K[j])) * scale / tau for j in cols}
+        logits = {j: ctx.fdot(Q[i], K[j]) * scale / tau for j in cols}
         top = max(logits.values())
         weights = {j: ctx.exp(v - top) for j, v in logits.items()}
         total = ctx.fsum(weights.values())
         for j, w in weights.items():
             A[i][j] = w / total
-    O = [[ctx.fsum(A[i][j] * case.V[j][c] for j in range(n)) for c in range(case.d_v)] for i in range(n)]
+    O = [[ctx.fsum(A[i][j] * case.V[j][c] for j in range(n)) for c in range(case.d_v)]
+         for i in range(n)]
     return A, O

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import multiprocessing
 import statistics
+import sys
 import time
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
@@ -24,6 +25,7 @@ class Measurement:
 
     status: str  # "ok" | "timeout" | "error" | "unavailable"
     times: list[float] = field(default_factory=list)
+    cpu_times: list[float] = field(default_factory=list)
     summary: dict[str, Any] | None = None
     detail: str = ""
 
@@ -32,19 +34,27 @@ class Measurement:
         """Median of the completed runs, or None."""
         return statistics.median(self.times) if self.times else None
 
+    @property
+    def cpu_median(self) -> float | None:
+        """Median CPU seconds (this process) of the completed runs, or None."""
+        return statistics.median(self.cpu_times) if self.cpu_times else None
+
 
 def fresh_cache() -> None:
-    """Clear SymPy's global cache and collect garbage before a run."""
+    """Clear SymPy's global cache (and symattn's numeric memo) and collect garbage before a run."""
     clear_cache()
+    numeric = sys.modules.get("symattn.numeric")
+    if numeric is not None and hasattr(numeric, "forget"):
+        numeric.forget()
     gc.collect()
 
 
-def timed(compute: Compute) -> tuple[float, Any]:
-    """Run compute on a fresh SymPy cache; return (seconds, result)."""
+def timed(compute: Compute) -> tuple[tuple[float, float], Any]:
+    """Run compute on a fresh SymPy cache; return ((wall seconds, CPU seconds), result)."""
     fresh_cache()
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     result = compute()
-    return time.perf_counter() - start, result
+    return (time.perf_counter() - start, time.process_time() - cpu), result
 
 
 def _child(conn: Connection, compute: Compute, summarize: Summarize | None) -> None:
@@ -93,7 +103,7 @@ def run_once(compute: Compute, cap: float, summarize: Summarize | None = None,
             return Measurement("timeout", detail=f"> {cap:g} s")
         if message[0] == "error":
             return Measurement("error", detail=message[1])
-        measurement = Measurement("ok", times=[message[1]])
+        measurement = Measurement("ok", times=[message[1][0]], cpu_times=[message[1][1]])
         if summarize is not None:
             extra = _receive(parent, summary_cap if summary_cap is not None else cap)
             if extra is None:
@@ -108,7 +118,8 @@ def run_once(compute: Compute, cap: float, summarize: Summarize | None = None,
         _stop(proc)
 
 
-def measure(compute: Compute, repeats: int, cap: float, summarize: Summarize | None = None) -> Measurement:
+def measure(compute: Compute, repeats: int, cap: float,
+            summarize: Summarize | None = None) -> Measurement:
     """Median over up to `repeats` capped runs; stop early once the budget `cap` would be exceeded.
 
     The first run also produces the summary (sizes, numeric values) outside the timed region.
@@ -122,4 +133,54 @@ def measure(compute: Compute, repeats: int, cap: float, summarize: Summarize | N
             first.detail = f"repeat {nxt.status}: {nxt.detail}"
             break
         first.times.extend(nxt.times)
+        first.cpu_times.extend(nxt.cpu_times)
     return first
+
+
+def _call_child(conn: Connection, fn: Callable[[], Any]) -> None:
+    """Subprocess body for call_in_child: send ("ok", fn()) or ("error", message)."""
+    try:
+        fresh_cache()
+        conn.send(("ok", fn()))
+    except BaseException as exc:  # report everything, including RecursionError
+        conn.send(("error", f"{type(exc).__name__}: {exc}"[:300]))
+    finally:
+        conn.close()
+
+
+def call_in_child(fn: Callable[[], Any], cap: float) -> tuple[str, Any]:
+    """Run fn() in a forked child on a fresh SymPy cache, for at most cap seconds.
+
+    Returns ("ok", result), ("timeout", None) or ("error", message); fn's result must pickle.
+    """
+    parent, child = _CTX.Pipe(duplex=False)
+    proc = _CTX.Process(target=_call_child, args=(child, fn), daemon=True)
+    proc.start()
+    child.close()
+    try:
+        message = _receive(parent, cap)
+        return ("timeout", None) if message is None else message
+    finally:
+        parent.close()
+        _stop(proc)
+
+
+def repeat_steps(fn: Callable[[], dict[str, float]], repeats: int, cap: float
+                 ) -> dict[str, Any]:
+    """Run fn (returning {step: seconds, ...}) in `repeats` fresh children; medians per step.
+
+    Non-float values (such as a difference or a flag) are taken from the first run.
+    """
+    runs: list[dict[str, Any]] = []
+    for _ in range(repeats):
+        status, result = call_in_child(fn, cap)
+        if status != "ok":
+            return {"status": status, "detail": result or f"> {cap:g} s"}
+        runs.append(result)
+    out: dict[str, Any] = {"status": "ok", "runs": len(runs)}
+    for key, value in runs[0].items():
+        if isinstance(value, float):
+            out[key] = statistics.median(run[key] for run in runs)
+        else:
+            out[key] = value
+    return out

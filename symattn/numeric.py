@@ -1,15 +1,18 @@
-"""An independent numeric recomputation of every stage in a private mpmath context.
+"""Numbers in private mpmath contexts (the global ``mpmath.mp`` is untouched).
 
-It shares nothing with the exact pipeline but the parsed inputs: masks are re-derived, the
-softmax subtracts the row maximum as float code does, and the global ``mpmath.mp`` is untouched.
+``recompute`` is the independent cross-check: it shares nothing with the exact pipeline but
+the parsed inputs (masks are re-derived, the softmax subtracts the row maximum as float code
+does). ``Evaluator`` and ``exact_values`` evaluate the exact results themselves, fast: each
+distinct subexpression (a row's shared denominator, every exp atom) is evaluated once.
 """
 
 from __future__ import annotations
 
-from typing import Mapping
+from typing import Callable, Mapping
 
 import mpmath
 import sympy as sp
+from mpmath.libmp import to_str
 
 from .model import Problem
 
@@ -25,15 +28,144 @@ def context(digits: int) -> mpmath.MPContext:
 
 
 def to_mpf(ctx: mpmath.MPContext, expr: sp.Expr, values: Mapping[sp.Symbol, sp.Expr]) -> mpmath.mpf:
-    """Evaluate an exact value to the context's precision (symbols replaced by values)."""
+    """Evaluate an exact value to the context's precision (symbols replaced by values).
+
+    Calls with the same precision and values share one memoizing Evaluator, so evaluating
+    every entry of a stage evaluates each row's shared denominator once. The value is
+    rounded to dps + 5 digits, as SymPy's evalf(dps + 5) gives it.
+    """
     if expr is sp.S.NegativeInfinity:
         return ctx.ninf
     if expr.is_Rational:
         return ctx.mpf(int(expr.p)) / int(expr.q)
+    value = _shared_evaluator(ctx.dps, values)(expr)
+    if not hasattr(value, "_mpf_"):  # a complex value (mpc) is not a real number
+        raise ValueError(f"cannot evaluate {expr} numerically")
+    # Rounded to dps + 5 significant digits, as evalf(dps + 5) printed it before: the same
+    # numbers (so derivations print the same cross-check differences), found faster.
+    return ctx.mpf(to_str(value._mpf_, ctx.dps + 5))
+
+
+def evalf_mpf(ctx: mpmath.MPContext, expr: sp.Expr,
+              values: Mapping[sp.Symbol, sp.Expr]) -> mpmath.mpf:
+    """SymPy's evalf (adaptive precision) of one value; the Evaluator's fallback."""
     value = expr.evalf(ctx.dps + 5, subs=dict(values)) if values else expr.evalf(ctx.dps + 5)
     if not value.is_Number:
         raise ValueError(f"cannot evaluate {expr} numerically")
     return ctx.mpf(str(value))
+
+
+EXTRA_DIGITS = 10  # the Evaluator works this far beyond the precision asked for
+CANCELLED_BITS = int(EXTRA_DIGITS * 3.32)  # a sum that lost more than this goes to evalf
+MEMO_LIMIT = 200_000  # entries an Evaluator remembers before starting afresh
+
+
+class Evaluator:
+    """Values of exact SymPy expressions at a fixed precision, memoized by subexpression.
+
+    A walk over Add, Mul, Pow, exp, log, sin, cos, tan, pi, E, rationals and declared symbols
+    (given values), working EXTRA_DIGITS beyond `digits`; any other node, and any sum whose
+    terms cancel more than EXTRA_DIGITS digits, goes to SymPy's adaptive evalf. The
+    weights of one row share their denominator and atoms repeat across rows, so an n = 32
+    result needs a few hundred exponentials, not tens of thousands.
+    """
+
+    def __init__(self, digits: int = 50, values: Mapping[sp.Symbol, sp.Expr] | None = None
+                 ) -> None:
+        self.ctx = context(digits + EXTRA_DIGITS)
+        self.values = dict(values or {})
+        self.memo: dict[sp.Expr, mpmath.mpf] = {}
+        c = self.ctx
+        self._nodes: dict[type, Callable[[sp.Expr], mpmath.mpf]] = {
+            sp.Add: self._sum,
+            sp.Mul: lambda e: c.fprod(self(a) for a in e.args),
+            sp.Pow: self._power,
+            sp.exp: lambda e: c.exp(self(e.args[0])),
+            sp.log: lambda e: c.log(self(e.args[0])),
+            sp.sin: lambda e: c.sin(self(e.args[0])),
+            sp.cos: lambda e: c.cos(self(e.args[0])),
+            sp.tan: lambda e: c.tan(self(e.args[0])),
+        }
+
+    def __call__(self, expr: sp.Expr) -> mpmath.mpf:
+        value = self.memo.get(expr)
+        if value is None:
+            value = self._evaluate(expr)
+            if len(self.memo) >= MEMO_LIMIT:
+                self.memo.clear()
+            self.memo[expr] = value
+        return value
+
+    def _evaluate(self, expr: sp.Expr) -> mpmath.mpf:
+        c = self.ctx
+        if expr.is_Rational:
+            return c.mpf(int(expr.p)) / int(expr.q) if expr.q != 1 else c.mpf(int(expr.p))
+        if expr is sp.S.NegativeInfinity:
+            return c.ninf
+        if expr is sp.pi:
+            return +c.pi
+        if expr is sp.E:
+            return +c.e
+        if expr.is_Symbol and expr in self.values:
+            return self(self.values[expr])
+        node = self._nodes.get(type(expr))
+        return node(expr) if node is not None else evalf_mpf(c, expr, self.values)
+
+    def _sum(self, expr: sp.Expr) -> mpmath.mpf:
+        """fsum of the terms; where they cancel more than EXTRA_DIGITS, evalf (adaptive)."""
+        c = self.ctx
+        terms = [self(a) for a in expr.args]
+        total = c.fsum(terms)
+        if c.isfinite(total):
+            largest = max(c.mag(t) for t in terms if t)
+            if not total or c.mag(total) < largest - CANCELLED_BITS:
+                return evalf_mpf(c, expr, self.values)
+        return total
+
+    def _power(self, expr: sp.Expr) -> mpmath.mpf:
+        base, exponent = expr.args
+        x = self(base)
+        if exponent.is_Integer:
+            return x ** int(exponent)
+        if exponent.is_Rational and x > 0:
+            p, q = int(exponent.p), int(exponent.q)
+            root = self.ctx.sqrt(x) if q == 2 else self.ctx.root(x, q)
+            return root ** p
+        return self.ctx.power(x, self(exponent))
+
+    def grid(self, matrix: sp.ImmutableMatrix) -> Grid:
+        """Every entry of a matrix, as rows of numbers."""
+        return [[self(x) for x in row] for row in matrix.tolist()]
+
+
+_EVALUATORS: dict[tuple, Evaluator] = {}
+
+
+def _shared_evaluator(digits: int, values: Mapping[sp.Symbol, sp.Expr]) -> Evaluator:
+    key = (digits, tuple(values.items()))
+    evaluator = _EVALUATORS.get(key)
+    if evaluator is None:
+        if len(_EVALUATORS) >= 8:
+            _EVALUATORS.clear()
+        evaluator = _EVALUATORS[key] = Evaluator(digits, values)
+    return evaluator
+
+
+def forget() -> None:
+    """Drop the values to_mpf remembers (benchmarks start each run from nothing)."""
+    _EVALUATORS.clear()
+
+
+def exact_values(trace, digits: int = 50, stages: tuple[str, ...] = ("A", "O"),
+                 values: Mapping[sp.Symbol, sp.Expr] | None = None) -> dict[str, Grid]:
+    """The trace's exact stages evaluated to `digits` digits (A and O by default).
+
+    Evaluates the exact expressions themselves; recompute() is the independent check of them.
+    """
+    evaluator = Evaluator(digits, values)
+    out = {name: evaluator.grid(trace.stage(name)) for name in stages}
+    ctx = context(digits)
+    return {name: [[ctx.mpf(x) for x in row] for row in grid] for name, grid in out.items()}
 
 
 def _grid(ctx: mpmath.MPContext, matrix: sp.ImmutableMatrix,
