@@ -53,10 +53,15 @@ def check_shapes(trace: Trace) -> CheckResult:
 
 
 def is_exactly_one(total: sp.Expr) -> bool | None:
-    """Decide total == 1 exactly: rationals directly, else over a common denominator."""
+    """Decide total == 1 exactly: rationals directly, else over a common denominator (read
+    off the terms when they already share one, as a row of A does; else by together)."""
     if total.is_Rational:
         return total == 1
-    numerator, denominator = sp.fraction(sp.together(total))
+    parts = [sp.fraction(term) for term in sp.Add.make_args(total)]
+    if len({d for _, d in parts}) == 1:
+        numerator, denominator = sp.Add(*(n for n, _ in parts)), parts[0][1]
+    else:
+        numerator, denominator = sp.fraction(sp.together(total))
     difference = sp.expand(numerator - denominator)
     if difference == 0:
         return True

@@ -42,6 +42,15 @@ class MathPrinter(LatexPrinter):
             argument.is_Integer else rf"\ln\left({inner}\right)"
         return rf"\left({text}\right)^{{{exp}}}" if exp else text
 
+    def _print_Add(self, expr: sp.Add, order: str | None = None) -> str:
+        # A row's shared denominator is printed once per entry: remember it (bounded).
+        memo = self.__dict__.setdefault("_add_memo", {})
+        if expr not in memo:
+            if len(memo) > 20_000:
+                memo.clear()
+            memo[expr] = super()._print_Add(expr, order)
+        return memo[expr]
+
     def _print_NegativeInfinity(self, expr: sp.Expr) -> str:
         return r"-\infty"
 
