@@ -126,6 +126,7 @@ def _render_heads(trace: MultiHeadTrace, to: str, *, lang: str, detail: str, pla
     from .numeric import decimal_grid
     from .renderers import latex, markdown
     from .renderers.heads_doc import build_heads, heads_json, heads_text
+    from .renderers.printer import needs_cjk
 
     if to == "json":
         return heads_json(trace)
@@ -139,4 +140,4 @@ def _render_heads(trace: MultiHeadTrace, to: str, *, lang: str, detail: str, pla
     if not standalone:
         return latex.fragment(blocks)
     labels = "".join(trace.heads[0].problem.row_labels + (trace.problem.title or "",))
-    return latex.document(blocks, lang, any(ord(c) > 0xFF for c in labels))
+    return latex.document(blocks, lang, needs_cjk(labels))

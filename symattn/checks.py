@@ -7,7 +7,7 @@ from typing import Mapping
 import mpmath
 import sympy as sp
 
-from .model import CheckResult, Problem, Report, Trace
+from .model import CheckResult, Problem, Report, Trace, stage_shapes
 from .numeric import context, recompute, to_mpf
 
 COMPARED = ("R", "S", "M", "L", "A", "O")
@@ -44,8 +44,7 @@ def _at(values: Mapping[sp.Symbol, sp.Expr]) -> str:
 
 def check_shapes(trace: Trace) -> CheckResult:
     p = trace.problem
-    expected = {"Q": (p.n_q, p.d_k), "K": (p.n_k, p.d_k), "V": (p.n_k, p.d_v),
-                **{name: (p.n_q, p.n_k) for name in "RSMLA"}, "O": (p.n_q, p.d_v)}
+    expected = stage_shapes(p.n_q, p.n_k, p.d_k, p.d_v)
     wrong = [f"{name} is {trace.stage(name).shape}, expected {shape}"
              for name, shape in expected.items() if trace.stage(name).shape != shape]
     detail = "; ".join(wrong) or (f"R, S, M, L, A are {p.n_q}x{p.n_k}; O is {p.n_q}x{p.d_v}")

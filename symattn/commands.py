@@ -67,6 +67,7 @@ def run_limits(problem: Problem | ShapeProblem, args: argparse.Namespace) -> int
     from .pipeline import attend
     from .renderers import latex, markdown
     from .renderers.limits_doc import limit_blocks, limits_text
+    from .renderers.printer import needs_cjk
 
     if isinstance(problem, ShapeProblem):
         raise InputError("a problem that gives only shapes has no weights", source=problem.source)
@@ -78,17 +79,12 @@ def run_limits(problem: Problem | ShapeProblem, args: argparse.Namespace) -> int
         if args.format == "markdown":
             text = markdown.document(blocks)
         elif args.standalone:
-            text = latex.document(blocks, args.lang, _wide(problem))
+            labels = "".join((problem.title or "",) + problem.row_labels + problem.column_labels)
+            text = latex.document(blocks, args.lang, needs_cjk(labels))
         else:
             text = latex.fragment(blocks)
     _write(text, args.output)
     return EXIT_OK
-
-
-def _wide(problem: Problem) -> bool:
-    """Whether labels need CJK support in an English (pdfLaTeX) document."""
-    text = "".join((problem.title or "",) + problem.row_labels + problem.column_labels)
-    return any(ord(c) > 0xFF for c in text)
 
 
 def run_heads(problem, args: argparse.Namespace) -> int:

@@ -107,7 +107,7 @@ def problem_text(rng: random.Random, settings: Settings, title: str) -> tuple[st
         content = _heads_content(rng, settings)
         return f'title = "{title}"\n\n{content}\n', content
     Q, K, V = _inputs(rng, settings)
-    body = [f"[input]", f"Q = {_matrix(Q)}", f"K = {_matrix(K)}", f"V = {_matrix(V)}"]
+    body = ["[input]", f"Q = {_matrix(Q)}", f"K = {_matrix(K)}", f"V = {_matrix(V)}"]
     attention = _attention(rng, settings, len(K))
     if attention:
         body += ["", "[attention]", *attention]

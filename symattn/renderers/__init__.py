@@ -7,6 +7,7 @@ from ..model import Trace
 from . import latex, markdown
 from .document import build
 from .jsonout import render_json
+from .printer import needs_cjk
 from .text import render_report, render_text
 
 FORMATS = ("text", "json", "latex", "markdown")
@@ -21,7 +22,7 @@ def render_derivation(derivation: Derivation, to: str, *, standalone: bool = Fal
         return latex.fragment(blocks)
     p = derivation.trace.problem
     user_text = "".join((p.title or "",) + p.row_labels + p.column_labels)
-    return latex.document(blocks, derivation.options.lang, any(ord(c) > 0xFF for c in user_text))
+    return latex.document(blocks, derivation.options.lang, needs_cjk(user_text))
 
 
 def render_trace(trace: Trace, to: str, decimals: dict[str, list[list[str]]] | None = None) -> str:

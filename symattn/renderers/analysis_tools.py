@@ -8,7 +8,7 @@ import sympy as sp
 
 from . import latex
 from .document import Block, Paragraph
-from .printer import math, matrix
+from .printer import math, matrix, needs_cjk
 
 
 def mat(m: sp.MatrixBase) -> str:
@@ -24,7 +24,7 @@ def vector(values: Iterable[sp.Expr]) -> str:
 def standalone_document(blocks: list[Block], lang: str, problem) -> str:
     """A complete LaTeX document; English wraps wide (CJK) labels in CJKutf8 as derivations do."""
     user = "".join((problem.title or "",) + problem.row_labels + problem.column_labels)
-    return latex.document(blocks, lang, any(ord(c) > 0xFF for c in user))
+    return latex.document(blocks, lang, needs_cjk(user))
 
 
 def subtitle(problem) -> list[Block]:

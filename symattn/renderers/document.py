@@ -13,7 +13,7 @@ import sympy as sp
 
 from ..derivation import Derivation, RowSteps
 from .phrases import phrase, PHRASES
-from .printer import labelled, math, matrix
+from .printer import matrix_of, labelled, math, matrix
 
 CHECK_PHRASES = {"shapes": "check_shapes", "rows of A sum to 1": "check_rows",
                  "masked weights are 0": "check_masked", "weights are non-negative": "check_nonnegative",
@@ -153,15 +153,12 @@ def projection_blocks(d: Derivation) -> list[Block]:
     proj = p.projections
     key = "projections_cross" if proj.Y is not None else "projections_text"
     source = "Y" if proj.Y is not None else "X"
-    inputs = [f"X = {_m(proj.X)}"] + ([f"Y = {_m(proj.Y)}"] if proj.Y is not None else [])
-    lines = (rf"Q &= XW_Q = {_m(proj.X)}{_m(proj.W_Q)} = {_m(t.Q)}",
-             rf"K &= {source}W_K = {_m(proj.source_of_keys)}{_m(proj.W_K)} = {_m(t.K)}",
-             rf"V &= {source}W_V = {_m(proj.source_of_keys)}{_m(proj.W_V)} = {_m(t.V)}")
+    inputs = [f"X = {matrix_of(proj.X)}"] + ([f"Y = {matrix_of(proj.Y)}"] if proj.Y is not None else [])
+    lines = (rf"Q &= XW_Q = {matrix_of(proj.X)}{matrix_of(proj.W_Q)} = {matrix_of(t.Q)}",
+             rf"K &= {source}W_K = {matrix_of(proj.source_of_keys)}{matrix_of(proj.W_K)} = {matrix_of(t.K)}",
+             rf"V &= {source}W_V = {matrix_of(proj.source_of_keys)}{matrix_of(proj.W_V)} = {matrix_of(t.V)}")
     return [Paragraph(segments(key, lang)), Display((r",\qquad ".join(inputs),)), Display(lines)]
 
-
-def _m(matrix_: sp.ImmutableMatrix) -> str:
-    return matrix([[math(x) for x in matrix_.row(i)] for i in range(matrix_.rows)])
 
 
 def stage_blocks(d: Derivation, stage: str) -> list[Block]:
@@ -169,24 +166,24 @@ def stage_blocks(d: Derivation, stage: str) -> list[Block]:
     t, p, lang = d.trace, d.trace.problem, d.options.lang
     summary = d.options.detail == "summary"
     shown = {name: d.display.get(name, t.stage(name)) for name in ("S", "L", "A", "O")}
-    result = _m(shown.get(stage, t.stage(stage)))
+    result = matrix_of(shown.get(stage, t.stage(stage)))
     if stage == "R":
-        steps = [r"R = QK^{\mathsf T}", rf"{_m(t.Q)}{_m(t.K.T)}"]
+        steps = [r"R = QK^{\mathsf T}", rf"{matrix_of(t.Q)}{matrix_of(t.K.T)}"]
     elif stage == "S":
         formula = {None: r"S = \frac{R}{\sqrt{d_k}}", 1: "S = R"}.get(p.scale, "S = sR")
-        substitution = "R" if p.scale_factor == 1 else rf"{math(p.scale_factor)}{_m(t.R)}"
+        substitution = "R" if p.scale_factor == 1 else rf"{math(p.scale_factor)}{matrix_of(t.R)}"
         steps = [formula] + ([] if p.scale == 1 else [substitution])
     elif stage == "M":
         steps = ["M"]
     elif stage == "L":
         steps = [r"L = \frac{S + M}{\tau}", "S + M" if p.temperature == 1 else
-                 rf"{math(d.inverse_temperature)}\left({_m(shown['S'])} + {_m(t.M)}\right)"]
+                 rf"{math(d.inverse_temperature)}\left({matrix_of(shown['S'])} + {matrix_of(t.M)}\right)"]
         if p.n_k > SUBSTITUTE_UP_TO and p.temperature != 1:
             steps = steps[:1]
     elif stage == "A":
         steps = [r"A = \operatorname{softmax}(L)"]
     else:
-        steps = ["O = AV", rf"{_m(shown['A'])}{_m(t.V)}"]
+        steps = ["O = AV", rf"{matrix_of(shown['A'])}{matrix_of(t.V)}"]
     if summary:
         steps = steps[:1]
     equation = " = ".join(steps + [result])

@@ -7,12 +7,9 @@ import json
 from ..layers import HeadsDerivation
 from ..model import MultiHeadTrace
 from .document import Block, Display, Heading, Paragraph, build, segments
-from .printer import math, matrix
+from .printer import matrix, matrix_of
 from .text import render_text
 
-
-def _m(m) -> str:
-    return matrix([[math(x) for x in m.row(i)] for i in range(m.rows)])
 
 
 def build_heads(d: HeadsDerivation) -> list[Block]:
@@ -28,9 +25,9 @@ def build_heads(d: HeadsDerivation) -> list[Block]:
                    for b in inner[1:]]
     names = ", ".join(rf"\text{{head}}_{{{k}}}" for k in range(1, len(t.heads) + 1))
     blocks += [Heading(2, segments("concat", lang)),
-               Display((rf"C = \operatorname{{Concat}}({names}) = {_m(t.concat)}",)),
-               Display((rf"\operatorname{{MHA}}(X) = C\,W_O = {_m(t.concat)}{_m(t.problem.W_O)} = "
-                        rf"{_m(t.output)} \approx {matrix(d.decimals)}",)),
+               Display((rf"C = \operatorname{{Concat}}({names}) = {matrix_of(t.concat)}",)),
+               Display((rf"\operatorname{{MHA}}(X) = C\,W_O = {matrix_of(t.concat)}{matrix_of(t.problem.W_O)} = "
+                        rf"{matrix_of(t.output)} \approx {matrix(d.decimals)}",)),
                Paragraph(segments("shape", lang, rows=t.output.rows, cols=t.output.cols)),
                Paragraph(segments("heads_checked" if d.report.passed else "heads_failed", lang,
                                   digits=d.report.digits, difference=d.difference))]

@@ -4,11 +4,8 @@ from __future__ import annotations
 
 from ..parameters import ParameterReport
 from .document import Block, Display, Heading, Items, Label, Paragraph, segments
-from .printer import math, matrix
+from .printer import matrix_of, math, matrix
 
-
-def _m(m) -> str:
-    return matrix([[math(x) for x in m.row(i)] for i in range(m.rows)])
 
 
 def limit_blocks(report: ParameterReport, lang: str) -> list[Block]:
@@ -17,15 +14,15 @@ def limit_blocks(report: ParameterReport, lang: str) -> list[Block]:
     title = (("label", p.title),) if p.title else segments("parameters", lang)
     blocks: list[Block] = [Heading(1, title), Heading(2, segments("limits", lang)),
                            Paragraph(segments("limits_rule", lang)),
-                           Display((rf"\lim_{{\tau \to 0^+}} A = {_m(limits.cold)},\qquad "
-                                    rf"\lim_{{\tau \to \infty}} A = {_m(limits.hot)}",))]
+                           Display((rf"\lim_{{\tau \to 0^+}} A = {matrix_of(limits.cold)},\qquad "
+                                    rf"\lim_{{\tau \to \infty}} A = {matrix_of(limits.hot)}",))]
     labels = p.column_labels
     items = [segments("limit_row", lang, row=r.row + 1, count=len(r.top), total=len(r.readable),
                       keys=Label(", ".join(labels[j] for j in r.top))) for r in limits.rows]
     blocks.append(Items(tuple(items)))
     blocks.append(Paragraph(segments("limits_proved" if limits.proved else "limits_unproved", lang)))
     symbol = r"\tau" if found.name == "tau" else math(next(s for s in p.symbols if s.name == found.name))
-    equation = rf"\frac{{\partial A}}{{\partial {symbol}}} = {_m(found.matrix)}"
+    equation = rf"\frac{{\partial A}}{{\partial {symbol}}} = {matrix_of(found.matrix)}"
     if report.decimals:
         equation += rf" \approx {matrix(report.decimals)}"
     blocks += [Heading(2, segments("derivative", lang, name=symbol)),

@@ -75,6 +75,16 @@ def matrix(cells: list[list[str]]) -> str:
     return rf"\left[\begin{{array}}{{{columns}}} {body} \end{{array}}\right]"
 
 
+def matrix_of(values: sp.MatrixBase) -> str:
+    """A bracketed array of a matrix's exact entries."""
+    return matrix([[math(x) for x in values.row(i)] for i in range(values.rows)])
+
+
+def needs_cjk(text: str) -> bool:
+    """Whether user text needs CJK support in an English (pdfLaTeX) document."""
+    return any(ord(c) > 0xFF for c in text)
+
+
 def labelled(cells: list[list[str]], rows: tuple[str, ...], columns: tuple[str, ...]) -> str:
     """An array with user labels above the columns and before the rows."""
     head = " & ".join(rf"\text{{{escape_text(c)}}}" for c in columns)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from ..derivation import Derivation
 from . import latex, markdown
 from .document import Block, Display, Heading, Paragraph, build, inputs, segments
-from .printer import math, matrix
+from .printer import matrix_of, needs_cjk
 
 SOLUTION_DEPTH = 2  # a derivation's headings go this many levels down
 
@@ -22,9 +22,6 @@ class Exercise:
     wide_labels: bool
 
 
-def _m(stage) -> str:
-    return matrix([[math(x) for x in stage.row(i)] for i in range(stage.rows)])
-
 
 def exercise(d: Derivation) -> Exercise:
     """The blocks of one problem from its derivation (headings demoted for the solution)."""
@@ -34,8 +31,8 @@ def exercise(d: Derivation) -> Exercise:
                      for b in build(d)[1:])
     p = t.problem
     user_text = "".join((p.title or "",) + p.row_labels + p.column_labels)
-    return Exercise(question, solution, rf"A = {_m(t.A)},\quad O = {_m(t.O)}",
-                    any(ord(c) > 0xFF for c in user_text))
+    return Exercise(question, solution, rf"A = {matrix_of(t.A)},\quad O = {matrix_of(t.O)}",
+                    needs_cjk(user_text))
 
 
 def problemset_blocks(exercises: list[Exercise], lang: str) -> list[Block]:
