@@ -75,7 +75,7 @@ def latex_steps(case: Case) -> dict[str, float]:
     """One run: A and O as LaTeX, then check, derive and render_derivation on the same trace."""
     from sympy.core.cache import clear_cache
 
-    from symattn.checks import check
+    from symattn.checks.invariants import check
     from symattn.derivation import Options, derive
     from symattn.renderers import render_derivation
     from symattn.renderers.latex import weights_and_output
@@ -169,7 +169,7 @@ MEMORY_CODE = """
 import json, resource, sys, time, tracemalloc
 sys.path.insert(0, {root!r})
 from benchmarks.cases import random_case
-import symattn.pipeline
+import symattn.exact.attention
 from symattn import attention
 case = random_case({n}, {d_k})
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss

@@ -6,12 +6,20 @@ import datetime
 import os
 import platform
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
-from .targets import (TARGET_128, TARGET_32, TARGET_64, TARGET_CLI, TARGET_LOG, TARGET_NUMERIC,
-                      TARGET_RENDER, fmt_ratio, ratio, seconds)
+from .targets import (
+    TARGET_32,
+    TARGET_64,
+    TARGET_128,
+    TARGET_CLI,
+    TARGET_LOG,
+    TARGET_NUMERIC,
+    TARGET_RENDER,
+    fmt_ratio,
+    ratio,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 NAMES = {"symattn": "symattn (A, O)", "symattn_all": "symattn, every stage",

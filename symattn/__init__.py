@@ -2,28 +2,36 @@
 
 from __future__ import annotations
 
+import sys
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .api import attention, multi_head
-    from .pipeline import attend
-    from .checks import check
+    from .api import (
+        attention,
+        gradients,
+        multi_head,
+        parameter_sweep,
+        render,
+        render_analysis,
+        weights_with_same_output,
+    )
+    from .checks.invariants import check
     from .errors import InputError, ProblemError, SymattnError
-    from .expressions import parse_expression
+    from .exact.attention import attend
+    from .exact.heads import attend_heads
     from .model import CheckResult, Problem, Report, Trace
-    from .api import render
-    from .analysis import gradients, parameter_sweep, render_analysis, weights_with_same_output
-    from .layers import attend_heads
-    from .spec import load_problem
+    from .parse.expressions import parse_expression
+    from .parse.spec import load_problem, parse_problem
 
 _HOMES = {
-    "attention": "api", "attend": "pipeline", "check": "checks", "InputError": "errors",
-    "ProblemError": "errors", "SymattnError": "errors", "parse_expression": "expressions",
-    "CheckResult": "model", "Problem": "model", "Report": "model", "Trace": "model",
-    "render": "api", "load_problem": "spec", "attend_heads": "layers", "multi_head": "api",
-    "parameter_sweep": "analysis", "gradients": "analysis", "weights_with_same_output": "analysis",
-    "render_analysis": "analysis",
+    "attention": "api", "multi_head": "api", "render": "api", "parameter_sweep": "api",
+    "gradients": "api", "weights_with_same_output": "api", "render_analysis": "api",
+    "attend": "exact.attention", "attend_heads": "exact.heads", "check": "checks.invariants",
+    "InputError": "errors", "ProblemError": "errors", "SymattnError": "errors",
+    "parse_expression": "parse.expressions", "load_problem": "parse.spec",
+    "parse_problem": "parse.spec", "CheckResult": "model", "Problem": "model", "Report": "model",
+    "Trace": "model",
 }
 __all__ = sorted(_HOMES)
 
@@ -35,3 +43,9 @@ def __getattr__(name: str) -> Any:
     value = getattr(import_module(f".{_HOMES[name]}", __name__), name)
     globals()[name] = value
     return value
+
+
+if "IPython" in sys.modules:  # in a notebook a trace displays as its derivation
+    from .notebook import register
+
+    register()

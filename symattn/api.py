@@ -1,4 +1,17 @@
-"""attention(Q, K, V, ...): the pipeline from Python values, validated like a problem file."""
+"""The Python API: attention() and multi_head() from Python values, render(), and the analyses.
+
+    trace = symattn.attention([[1, 0], [0, 1]], [[1, 0], [0, 1]], [[2, 0], [0, 4]])
+    symattn.render(trace, "latex", lang="zh", detail="full")
+
+    problem = symattn.load_problem("worked_examples/09_parameter_sweep/problem.toml")
+    result = parameter_sweep(problem)                    # the file's [sweep]
+    render_analysis(result, "markdown", lang="zh")
+
+    trace = symattn.attend(symattn.load_problem("worked_examples/10_gradient/problem.toml"))
+    grads = gradients(trace)                             # the file's [gradient], or dO=/loss=
+    grads["dK"]                                          # Matrix([[-43/50], [-7/50], [1]])
+    weights_with_same_output(trace, row=3)               # the set of weights giving O[3]
+"""
 
 from __future__ import annotations
 
@@ -6,9 +19,28 @@ from typing import Any, Mapping, Sequence
 
 import sympy as sp
 
-from .pipeline import attend
-from .model import MultiHeadTrace, Trace
-from .spec import Reader
+from .analyses.gradient import gradients as _gradients
+from .analyses.gradient_check import check_gradients
+from .analyses.nonunique import nonunique
+from .analyses.results import Gradients, NonUniqueness, Sweep
+from .analyses.sweep import sweep
+from .checks.heads import check_heads
+from .checks.invariants import check
+from .derivation import Options, derive, derive_heads
+from .exact.attention import attend
+from .exact.heads import attend_heads
+from .model import MultiHeadTrace, Problem, Trace
+from .numeric import decimal_grid
+from .parse.options import read_gradient, read_sweep
+from .parse.reader import Reader
+from .parse.spec import ProblemReader
+from .renderers import FORMATS, latex, markdown, render_derivation, render_trace
+from .renderers.gradient_doc import render_gradient
+from .renderers.heads_doc import build_heads, heads_json, heads_text
+from .renderers.nonunique_doc import render_nonunique
+from .renderers.phrases import LANGUAGES
+from .renderers.printer import needs_cjk
+from .renderers.sweep_doc import render_sweep
 
 
 def attention(Q: Any = None, K: Any = None, V: Any = None, *, X: Any = None, Y: Any = None,
@@ -29,7 +61,7 @@ def attention(Q: Any = None, K: Any = None, V: Any = None, *, X: Any = None, Y: 
     """
     matrices = {"Q": Q, "K": K, "V": V, "X": X, "Y": Y, "W_Q": W_Q, "W_K": W_K, "W_V": W_V}
     data = _document(matrices, locals(), symbols, tokens, key_tokens, title)
-    return attend(Reader("<attention>").problem(data))
+    return attend(ProblemReader("<attention>").problem(data))
 
 
 def multi_head(X: Any, heads: Sequence[Mapping[str, Any]], W_O: Any, *, mask: str = "none",
@@ -38,13 +70,11 @@ def multi_head(X: Any, heads: Sequence[Mapping[str, Any]], W_O: Any, *, mask: st
                title: str | None = None) -> MultiHeadTrace:
     """MHA(X) = Concat(head_1, ..., head_h) W_O; each head a mapping with W_Q, W_K, W_V and
     optionally "attention" (options overriding the shared ones)."""
-    from .layers import attend_heads
-
     data = _document({"X": X, "W_O": W_O}, locals(), symbols, tokens, None, title)
     data["heads"] = [{**{k: _rows(v) for k, v in head.items() if k != "attention"},
                       **({"attention": dict(head["attention"])} if "attention" in head else {})}
                      for head in heads]
-    return attend_heads(Reader("<multi_head>").problem(data))
+    return attend_heads(ProblemReader("<multi_head>").problem(data))
 
 
 OPTION_NAMES = ("mask", "keep", "key_lengths", "bias", "temperature", "scale", "fully_masked")
@@ -90,12 +120,6 @@ def render(trace: Trace, to: str = "text", *, lang: str | None = None, detail: s
     "full" (every row); `figure` adds a heatmap of A. An option left as None takes the problem
     file's [derivation] value, else its default (PRESENTATION_DEFAULTS).
     """
-    from .checks import check
-    from .derivation import Options, derive
-    from .numeric import decimal_grid
-    from .renderers import FORMATS, render_derivation, render_trace
-    from .renderers.phrases import LANGUAGES
-
     if isinstance(trace, MultiHeadTrace):
         return _render_heads(trace, to, lang=lang or "en", detail=detail or "summary",
                              places=4 if places is None else places, standalone=standalone,
@@ -121,19 +145,13 @@ def render(trace: Trace, to: str = "text", *, lang: str | None = None, detail: s
 def _render_heads(trace: MultiHeadTrace, to: str, *, lang: str, detail: str, places: int,
                   standalone: bool, digits: int) -> str:
     """A multi-head trace: text, JSON, or the derivation of every head and the output."""
-    from .derivation import Options
-    from .layers import derive_heads
-    from .numeric import decimal_grid
-    from .renderers import latex, markdown
-    from .renderers.heads_doc import build_heads, heads_json, heads_text
-    from .renderers.printer import needs_cjk
-
     if to == "json":
         return heads_json(trace)
     if to == "text":
         return heads_text(trace, [{n: decimal_grid(h.stage(n), places) for n in ("A", "O")}
                                   for h in trace.heads])
-    derivation = derive_heads(trace, Options(lang=lang, detail=detail, places=places), digits)
+    derivation = derive_heads(trace, check_heads(trace, digits),
+                              Options(lang=lang, detail=detail, places=places))
     blocks = build_heads(derivation)
     if to == "markdown":
         return markdown.document(blocks)
@@ -141,3 +159,59 @@ def _render_heads(trace: MultiHeadTrace, to: str, *, lang: str, detail: str, pla
         return latex.fragment(blocks)
     labels = "".join(trace.heads[0].problem.row_labels + (trace.problem.title or "",))
     return latex.document(blocks, lang, needs_cjk(labels))
+
+
+ANALYSIS_FORMATS = {Sweep: ("text", "json", "latex", "markdown", "svg"),
+           Gradients: ("text", "json", "latex", "markdown"),
+           NonUniqueness: ("text", "json", "latex", "markdown")}
+
+
+def parameter_sweep(problem: Problem, sweep_table: dict[str, Any] | None = None, *,
+                    row: int | None = None, places: int = 4) -> Sweep:
+    """Attention at every point of the problem's [sweep] (or of sweep_table, same keys).
+
+    Raises:
+        InputError: a bad table, naming the key (sweep.theta.steps, ...).
+        ProblemError: a point where the problem cannot be computed, naming it.
+    """
+    spec = None if sweep_table is None else read_sweep(
+        Reader(problem.source), sweep_table, {s.name: s for s in problem.symbols}, problem.n_q)
+    return sweep(problem, spec, row=row, places=places)
+
+
+def gradients(trace: Trace, *, dO: Sequence[Sequence[Any]] | None = None, loss: str | None = None,
+              row: int | None = None, places: int = 4) -> Gradients:
+    """Exact gradients of ℓ = Σ dO ⊙ O: from dO (rows of entries, strings in the safe syntax),
+    loss="sum" (dO all ones), or else the problem's [gradient] table."""
+    upstream = None
+    if dO is not None or loss is not None:
+        p = trace.problem
+        table = {k: v for k, v in (("dO", _rows(dO)), ("loss", loss)) if v is not None}
+        upstream = read_gradient(Reader(p.source), table, {s.name: s for s in p.symbols}, p.n_q,
+                                 p.d_v)
+    return _gradients(trace, upstream, places=places, row=row)
+
+
+def weights_with_same_output(trace: Trace, row: int | None = None, *,
+                             places: int = 4) -> NonUniqueness:
+    """For one row (1-based) or every row: all weights on the simplex that give the same output."""
+    return nonunique(trace, row, places=places)
+
+
+def render_analysis(result: Sweep | Gradients | NonUniqueness, to: str = "markdown", *,
+                    lang: str = "en", standalone: bool = False, image: str | None = None,
+                    digits: int = 60) -> str:
+    """Render a result; for gradients the mpmath finite-difference check runs first (at digits)."""
+    formats = ANALYSIS_FORMATS.get(type(result))
+    if formats is None:
+        raise TypeError(f"cannot render a {type(result).__name__}")
+    if to not in formats:
+        raise ValueError(f"unknown format {to!r}; formats are {', '.join(formats)}")
+    if lang not in ("en", "zh"):
+        raise ValueError(f"unknown language {lang!r}; languages are en, zh")
+    if isinstance(result, Sweep):
+        return render_sweep(result, to, lang, standalone=standalone, image=image)
+    if isinstance(result, Gradients):
+        return render_gradient(result, check_gradients(result, digits), to, lang,
+                               standalone=standalone)
+    return render_nonunique(result, to, lang, standalone=standalone)

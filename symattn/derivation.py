@@ -14,8 +14,8 @@ from math import gcd, lcm
 import mpmath
 import sympy as sp
 
-from .model import Report, Trace
-from .numeric import decimal_string, recompute
+from .model import HeadsReport, MultiHeadTrace, Report, Trace
+from .numeric import decimal_grid, decimal_string, recompute
 
 DETAILS = ("summary", "standard", "full")
 WEIGHT_NAMES = ("p", "q", "r", "u", "v", "w")
@@ -192,3 +192,22 @@ def row_steps(trace: Trace, i: int, decimals: dict[str, list[list[str]]],
     outputs = tuple(decimals["O"][i]) if decimals else tuple(None for _ in range(p.d_v))
     total = trace.Z[i].xreplace(inner) if trace.Z[i] is not None else None
     return RowSteps(row=i, dots=dots, readable=readable, total=total, outputs=outputs)
+
+
+@dataclass(frozen=True)
+class HeadsDerivation:
+    """Each head's derivation, the output's decimals and the checks, for the renderers."""
+
+    trace: MultiHeadTrace
+    heads: tuple[Derivation, ...]
+    report: HeadsReport
+    decimals: list[list[str]]
+    difference: str
+
+
+def derive_heads(trace: MultiHeadTrace, report: HeadsReport,
+                 options: Options = Options()) -> HeadsDerivation:
+    """Derive every head with its own checks' report and decide the output's decimals."""
+    heads = tuple(derive(t, r, options) for t, r in zip(trace.heads, report.reports))
+    return HeadsDerivation(trace, heads, report, decimal_grid(trace.output, options.places),
+                           mpmath.nstr(report.difference, 2))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+import mpmath
 import sympy as sp
 
 STAGES = ("Q", "K", "V", "R", "S", "M", "L", "A", "O")
@@ -37,6 +38,37 @@ class Projections:
 
 
 @dataclass(frozen=True)
+class Axis:
+    """One swept symbol: a range from..to in equal steps, or listed values (all exact)."""
+
+    symbol: sp.Symbol
+    values: tuple[sp.Expr, ...]
+    start: sp.Expr | None = None  # set for a range
+    stop: sp.Expr | None = None
+
+    @property
+    def is_range(self) -> bool:
+        return self.start is not None
+
+
+@dataclass(frozen=True)
+class SweepSpec:
+    """What a sweep varies ([sweep]): one or two axes (the first along x) and the rows shown."""
+
+    axes: tuple[Axis, ...]
+    row: int | None = None  # 0-based; None = every row
+
+
+@dataclass(frozen=True)
+class Upstream:
+    """Where the backward pass starts ([gradient]): dO = ∂ℓ/∂O (all ones for loss = "sum")."""
+
+    dO: sp.ImmutableMatrix
+    loss: str | None  # "sum", or None when dO is given
+    row: int | None = None  # 0-based: the row whose softmax backward a derivation writes out
+
+
+@dataclass(frozen=True)
 class Problem:
     """One attention problem, every value exact; rows and columns as in the course (0-based here)."""
 
@@ -58,8 +90,9 @@ class Problem:
     answers: tuple = ()  # Claims (symattn.claims) from the file's [answers] table
     grading: Grading = Grading()
     presentation: tuple[tuple[str, object], ...] = ()  # the file's [derivation] options
-    extra: tuple[tuple[str, object], ...] = ()  # raw [sweep], [gradient] tables, read by their modules
     projections: Projections | None = None  # Q = X W_Q, K = X W_K, V = X W_V when given
+    sweep: SweepSpec | None = None  # the file's [sweep]
+    gradient: Upstream | None = None  # the file's [gradient]
 
     @property
     def n_q(self) -> int:
@@ -229,16 +262,6 @@ class Trace:
         return Facts(stage_shapes(p.n_q, p.n_k, p.d_k, p.d_v), scalars,
                      {name: self.stage(name) for name in STAGES}, p.symbols)
 
-    def _repr_markdown_(self) -> str:
-        """Jupyter shows the derivation (summary detail)."""
-        from .api import render
-        return render(self, "markdown", detail="summary")
-
-    def _repr_latex_(self) -> str:
-        """For front ends that prefer LaTeX: the weights and the output as display math."""
-        from .renderers.latex import weights_and_output
-        return weights_and_output(self)
-
 
 @dataclass(frozen=True)
 class MultiHeadProblem:
@@ -251,6 +274,11 @@ class MultiHeadProblem:
     presentation: tuple[tuple[str, object], ...] = ()
     answers: tuple = ()  # claims about the output: O is MHA(X) here
     grading: Grading = Grading()
+
+    @property
+    def symbols(self) -> tuple[sp.Symbol, ...]:
+        """The declared symbols (every head reads the same [symbols] table)."""
+        return self.heads[0].symbols
 
 
 @dataclass(frozen=True)
@@ -288,3 +316,17 @@ class Report:
     @property
     def passed(self) -> bool:
         return all(result.passed is True for result in self.results)
+
+
+@dataclass(frozen=True)
+class HeadsReport:
+    """Each head's check report and the output's agreement with mpmath."""
+
+    reports: tuple[Report, ...]
+    difference: mpmath.mpf
+    digits: int
+
+    @property
+    def passed(self) -> bool:
+        limit = mpmath.mpf(10) ** (-(self.digits - 5))
+        return all(r.passed for r in self.reports) and self.difference <= limit

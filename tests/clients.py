@@ -14,7 +14,6 @@ import tempfile
 from pathlib import Path
 
 import pytest
-
 from conftest import ROOT
 
 KATEX_DIR = ROOT / "tools" / "katex"

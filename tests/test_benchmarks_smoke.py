@@ -17,7 +17,7 @@ from benchmarks.cases import log_case, random_case
 from benchmarks.check import Values, summarize_symbolic, verdict
 from benchmarks.methods import symattn_attention, symattn_every_stage
 from benchmarks.naive import mpmath_attention, naive_plain, naive_simplify
-from symattn.linear import add_term, build_sums, collect
+from symattn.exact.linear import add_term, build_sums, collect
 from symattn.numeric import Evaluator, context, exact_values, recompute, to_mpf
 
 

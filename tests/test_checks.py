@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 import dataclasses
-import sys
+import importlib
 
 import mpmath
 import pytest
 import sympy as sp
+from conftest import EXAMPLES, VALUE_EXAMPLES
 
 import symattn
-from conftest import VALUE_EXAMPLES, EXAMPLES
 from symattn import cli
 from symattn.api import attention
-from symattn.checks import check, is_exactly_one
+from symattn.checks.invariants import check, is_exactly_one
 
 R = sp.Rational
 OO = sp.S.NegativeInfinity
@@ -240,7 +240,7 @@ def test_cli_check_exit_0_on_every_worked_example(path, capsys):
      "[FAIL] shapes: O is (3, 3), expected (3, 2)"),
 ], ids=["weight", "output", "shape"])
 def test_cli_check_exit_1_on_a_corrupted_trace(example, capsys, monkeypatch, corrupt, line):
-    pipeline = sys.modules["symattn.pipeline"]
+    pipeline = importlib.import_module("symattn.cli.solve")  # the attend `symattn check` calls
     real = pipeline.attend
     monkeypatch.setattr(pipeline, "attend", lambda problem: corrupt(real(problem)))
     assert cli.main(["check", str(example("02_causal_three_positions"))]) == 1

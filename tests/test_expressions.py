@@ -10,7 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from symattn.errors import InputError
-from symattn.expressions import fold, log_reduced, parse_expression, tokenize
+from symattn.parse.expressions import parse_expression
+from symattn.parse.primes import log_reduced
+from symattn.parse.tokens import fold, tokenize
 
 X = sp.Symbol("x", real=True)
 T = sp.Symbol("t", positive=True)

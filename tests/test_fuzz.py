@@ -26,19 +26,20 @@ from typing import Any, Callable
 
 import pytest
 import sympy as sp
-from hypothesis import HealthCheck, event, given, settings, strategies as st
+from conftest import EXAMPLES
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
 
 from symattn import cli
-from symattn.claims import Claim, parse_claim
+from symattn.answers.judge import judge
+from symattn.answers.results import STATUSES
+from symattn.answers.verify import facts_of
 from symattn.errors import InputError
-from symattn.expressions import parse_expression
-from symattn.grading import Submissions, read_submissions
-from symattn.judge import STATUSES, judge
 from symattn.model import Grading, Problem, ShapeProblem
-from symattn.spec import load_problem, parse_problem
-from symattn.verification import facts_of
-
-from conftest import EXAMPLES
+from symattn.parse.claims import Claim, parse_claim
+from symattn.parse.expressions import parse_expression
+from symattn.parse.spec import load_problem, parse_problem
+from symattn.parse.submissions import Submissions, read_submissions
 
 LONG_RUN = int(os.environ.get("SYMATTN_FUZZ_EXAMPLES") or 0)
 PARSE_SECONDS = 20.0  # hang guards, not performance goals: generous on two noisy cores

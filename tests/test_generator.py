@@ -8,14 +8,15 @@ import tomllib
 import pytest
 import sympy as sp
 
-from symattn import load_problem
-from symattn.checks import check
+from symattn import parse_problem
+from symattn.answers.verify import verify
+from symattn.checks.heads import check_heads
+from symattn.checks.invariants import check
 from symattn.cli import main
 from symattn.errors import InputError
-from symattn.generator import KINDS, Settings, generate
-from symattn.layers import attend_heads, check_heads
-from symattn.pipeline import attend
-from symattn.verification import verify
+from symattn.exact.attention import attend
+from symattn.exact.heads import attend_heads
+from symattn.exercises.generator import KINDS, Settings, generate
 
 MIXES = [Settings(kind=kind, d_k=d_k, answers=answers, scaled=scaled)
          for kind in KINDS for d_k, answers, scaled in ((1, "rational", True), (2, "rational", True),
@@ -26,7 +27,7 @@ def test_200_problems_across_all_kinds_verify_against_their_key_and_pass_check()
     count = 0
     for settings in MIXES:
         for name, text in generate(settings, 10, seed=7):
-            problem = load_problem(text, source=name)
+            problem = parse_problem(text, source=name)
             assert verify(problem).passed, name
             if settings.kind == "multihead":
                 assert check_heads(attend_heads(problem), digits=30).passed, name
@@ -38,11 +39,11 @@ def test_200_problems_across_all_kinds_verify_against_their_key_and_pass_check()
 
 def test_rational_answers_are_rational_and_e_answers_involve_e():
     for _, text in generate(Settings(kind="temperature", d_k=2), 5, seed=1):
-        trace = attend(load_problem(text))
+        trace = attend(parse_problem(text))
         assert all(x.is_Rational for x in trace.A) and all(x.is_Rational for x in trace.O)
     involve_e = 0
     for _, text in generate(Settings(kind="full", answers="e"), 5, seed=1):
-        weights = attend(load_problem(text)).A
+        weights = attend(parse_problem(text)).A
         involve_e += any(x.has(sp.E) or bool(x.atoms(sp.exp)) for x in weights)
     assert involve_e >= 4
 

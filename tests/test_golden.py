@@ -5,7 +5,6 @@ from __future__ import annotations
 import sys
 
 import pytest
-
 from clients import compile_tex, katex_errors, math_blocks
 from conftest import MULTI_HEAD, ROOT, VALUE_EXAMPLES
 

@@ -8,16 +8,16 @@ from fractions import Fraction as F
 import mpmath
 import pytest
 import sympy as sp
-
-import symattn
 from clients import compile_tex, katex_errors, math_blocks, pdf_text
 from conftest import ROOT
+
+import symattn
 from symattn import InputError, ProblemError
+from symattn.analyses.gradient import gradients, jacobian, projection_gradients
+from symattn.analyses.gradient_check import check_gradients
 from symattn.cli import main
-from symattn.gradient import Upstream, gradients, jacobian, projection_gradients, read_upstream
-from symattn.gradient_check import check_gradients
-from symattn.model import Projections
-from symattn.spec import parse_problem
+from symattn.model import Projections, Upstream
+from symattn.parse.spec import parse_problem
 
 sys.path.insert(0, str(ROOT / "tools"))
 from analysis_golden import analysis_golden  # noqa: E402
@@ -199,9 +199,8 @@ dO = [[1, 0], [0, 1], [1, -1]]
 ], ids=["both", "neither", "loss", "shape", "entry", "unknown", "row"])
 def test_bad_gradient_tables_name_the_key(example, table, message):
     text = example("02_causal_three_positions").read_text(encoding="utf-8")
-    trace = symattn.attend(parse_problem(text + f"\n[gradient]\n{table}\n", source="g.toml"))
-    with pytest.raises(InputError) as error:
-        read_upstream(trace)
+    with pytest.raises(InputError) as error:  # read with the problem, before any computing
+        parse_problem(text + f"\n[gradient]\n{table}\n", source="g.toml")
     assert str(error.value).startswith("g.toml, " + message.split(":")[0])
     assert message in str(error.value) and "\n" not in str(error.value)
 
@@ -256,12 +255,13 @@ def test_cli_gradient_errors_are_one_line(example, tmp_path, capsys):
 
 def test_problem_errors_are_problem_errors():
     trace = symattn.attention([[1]], [[1]], [[1]])
-    with pytest.raises(ProblemError):
-        read_upstream(trace, {"dO": [[1, 1]]})
+    with pytest.raises(ProblemError, match="dO is 1x2 but O is 1x1"):
+        symattn.gradients(trace, dO=[[1, 1]])
 
 
 def test_python_api():
-    from symattn.analysis import gradients as api_gradients, render_analysis
+    from symattn.api import gradients as api_gradients
+    from symattn.api import render_analysis
     trace = symattn.attention([[1], [2], [1]], [[0], ["ln(3)"], ["ln(2)"]], [[2, 0], [0, 4], [6, 2]],
                               mask="causal")
     g = api_gradients(trace, dO=[["1/2", 0], [0, 0], [0, 1]])

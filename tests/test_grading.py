@@ -9,12 +9,14 @@ import random
 import time
 
 import pytest
-
 from conftest import EXAMPLES
-from symattn import cli, grading, load_problem
+
+from symattn import cli, load_problem
+from symattn.answers import batch
+from symattn.answers.batch import grade
+from symattn.answers.verify import facts_of
 from symattn.errors import InputError
-from symattn.grading import grade, read_submissions
-from symattn.verification import facts_of
+from symattn.parse.submissions import read_submissions
 
 CAUSAL = EXAMPLES / "02_causal_three_positions" / "problem.toml"
 
@@ -63,7 +65,7 @@ def test_bad_utf8_is_refused(tmp_path):
 
 
 def test_a_slow_answer_costs_its_time_limit_and_is_invalid(tmp_path, monkeypatch):
-    real = grading.judge_text
+    real = batch.judge_text
 
     def judge_text(key, text, *rest):
         if text == "SLOW":
@@ -72,7 +74,7 @@ def test_a_slow_answer_costs_its_time_limit_and_is_invalid(tmp_path, monkeypatch
             os._exit(1)
         return real(key, text, *rest)
 
-    monkeypatch.setattr(grading, "judge_text", judge_text)  # forked workers inherit it
+    monkeypatch.setattr(batch, "judge_text", judge_text)  # forked workers inherit it
     started = time.monotonic()
     _, graded = grade_text(tmp_path, "id,\"A[3,1]\"\nann,SLOW\nben,1/6\ncid,CRASH\ndan,0.17\n",
                            time_limit=0.5)

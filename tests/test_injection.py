@@ -16,10 +16,10 @@ import shutil
 import subprocess
 
 import pytest
+from clients import KATEX_DIR, compile_tex, katex_errors, math_blocks, need, pdf_text
+from conftest import ROOT
 
 import symattn
-from conftest import ROOT
-from clients import KATEX_DIR, compile_tex, katex_errors, math_blocks, need, pdf_text
 from symattn.renderers.markdown import escape_markdown
 from symattn.renderers.printer import escape_text
 

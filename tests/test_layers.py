@@ -6,13 +6,14 @@ import json
 
 import pytest
 import sympy as sp
-
-import symattn
 from clients import compile_tex, katex_errors, math_blocks
 from conftest import EXAMPLES
+
+import symattn
 from symattn import cli
+from symattn.checks.heads import check_heads
 from symattn.errors import InputError
-from symattn.layers import attend_heads, check_heads
+from symattn.exact.heads import attend_heads
 
 R = sp.Rational
 FOUR = EXAMPLES / "11_policy_raises_wages_jobs" / "problem.toml"
@@ -35,7 +36,7 @@ def test_the_derivation_shows_the_projections_first():
 
 
 def test_cross_attention_from_y():
-    problem = symattn.load_problem("[input]\nX = [[1, 0]]\nY = [[1, 0], [0, 1], [1, 1]]\n"
+    problem = symattn.parse_problem("[input]\nX = [[1, 0]]\nY = [[1, 0], [0, 1], [1, 1]]\n"
                                    "W_Q = [[1], [0]]\nW_K = [[\"ln(2)\"], [0]]\nW_V = [[1], [2]]\n"
                                    "[attention]\nscale = \"none\"\n")
     trace = symattn.attend(problem)
@@ -58,7 +59,7 @@ def test_cross_attention_from_y():
 ], ids=["shapes", "missing-w", "both", "stray-w-o", "no-w-o", "w-o-rows", "head-key"])
 def test_bad_projection_files(text, message):
     with pytest.raises(InputError, match=message):
-        symattn.load_problem(text)
+        symattn.parse_problem(text)
 
 
 def test_two_heads_concatenate_and_project_exactly():

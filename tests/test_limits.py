@@ -13,11 +13,12 @@ from typing import Callable
 import pytest
 import sympy as sp
 
-from symattn import expressions as ex
+from symattn import limits
 from symattn.errors import InputError
-from symattn.expressions import parse_expression, tokenize
-from symattn.labels import MAX_LABEL, check_label
-from symattn.spec import MAX_FILE_BYTES, MAX_SIDE, load_problem, parse_problem
+from symattn.limits import MAX_FILE_BYTES, MAX_LABEL, MAX_SIDE
+from symattn.parse.expressions import parse_expression, tokenize
+from symattn.parse.labels import check_label
+from symattn.parse.spec import load_problem, parse_problem
 
 X = sp.Symbol("x", real=True)
 HANG_GUARD_SECONDS = 5.0
@@ -44,11 +45,11 @@ def _tokens(n: int) -> str:
 
 
 def test_the_limits_are_the_documented_values():
-    assert (ex.MAX_LENGTH, ex.MAX_TOKENS, ex.MAX_DEPTH, ex.MAX_DIGITS) == (1000, 300, 30, 100)
-    assert (ex.MAX_DECIMAL_EXPONENT, ex.MAX_POWER_BITS, ex.MAX_SYMBOLIC_POWER) == (100, 4096, 32)
-    assert (ex.MAX_ROOT_DENOMINATOR, ex.MAX_EXP_ARGUMENT, ex.MAX_TRIG_ARGUMENT) == (
+    assert (limits.MAX_LENGTH, limits.MAX_TOKENS, limits.MAX_DEPTH, limits.MAX_DIGITS) == (1000, 300, 30, 100)
+    assert (limits.MAX_DECIMAL_EXPONENT, limits.MAX_POWER_BITS, limits.MAX_SYMBOLIC_POWER) == (100, 4096, 32)
+    assert (limits.MAX_ROOT_DENOMINATOR, limits.MAX_EXP_ARGUMENT, limits.MAX_TRIG_ARGUMENT) == (
         1000, 10_000, 10_000)
-    assert (ex.MAX_EXP_NESTING, ex.MAX_ROOT_BITS) == (3, 1024)
+    assert (limits.MAX_EXP_NESTING, limits.MAX_ROOT_BITS) == (3, 1024)
     assert (MAX_FILE_BYTES, MAX_SIDE, MAX_LABEL) == (1_000_000, 512, 200)
 
 
@@ -56,40 +57,40 @@ def test_the_limits_are_the_documented_values():
 
 
 def test_max_length():
-    assert parse("1" + " " * (ex.MAX_LENGTH - 1)) == 1
-    error = refused("1" + " " * ex.MAX_LENGTH)
-    assert str(error) == f"entry is {ex.MAX_LENGTH + 1} characters long (limit {ex.MAX_LENGTH})"
+    assert parse("1" + " " * (limits.MAX_LENGTH - 1)) == 1
+    error = refused("1" + " " * limits.MAX_LENGTH)
+    assert str(error) == f"entry is {limits.MAX_LENGTH + 1} characters long (limit {limits.MAX_LENGTH})"
     assert error.column is None
 
 
 def test_max_tokens():
-    at, past = _tokens(ex.MAX_TOKENS), _tokens(ex.MAX_TOKENS + 1)
-    assert len(tokenize(at)) == ex.MAX_TOKENS + 1  # plus the end token
-    assert parse(at) == ex.MAX_TOKENS // 2
+    at, past = _tokens(limits.MAX_TOKENS), _tokens(limits.MAX_TOKENS + 1)
+    assert len(tokenize(at)) == limits.MAX_TOKENS + 1  # plus the end token
+    assert parse(at) == limits.MAX_TOKENS // 2
     error = refused(past)
-    assert error.reason == f"too many tokens (limit {ex.MAX_TOKENS})"
-    assert error.column == ex.MAX_TOKENS + 1
+    assert error.reason == f"too many tokens (limit {limits.MAX_TOKENS})"
+    assert error.column == limits.MAX_TOKENS + 1
 
 
 @pytest.mark.parametrize("opening, closing", [("(", ")"), ("sqrt(", ")"), ("-", "")],
                          ids=["parentheses", "functions", "unary-minus"])
 def test_max_depth(opening, closing):
-    depth = ex.MAX_DEPTH
+    depth = limits.MAX_DEPTH
     assert parse(opening * depth + "1" + closing * depth) == 1
     error = refused(opening * (depth + 1) + "1" + closing * (depth + 1))
     assert error.reason == f"nested too deeply (limit {depth})"
 
 
 def test_max_digits():
-    assert parse("9" * ex.MAX_DIGITS) == 10**ex.MAX_DIGITS - 1
-    assert parse("0." + "0" * (ex.MAX_DIGITS - 2) + "1") == R(1, 10 ** (ex.MAX_DIGITS - 1))
-    error = refused("9" * (ex.MAX_DIGITS + 1))
-    assert (error.column, error.reason) == (1, f"number has more than {ex.MAX_DIGITS} digits")
-    assert refused("0." + "0" * (ex.MAX_DIGITS - 1) + "1").column == 1
+    assert parse("9" * limits.MAX_DIGITS) == 10**limits.MAX_DIGITS - 1
+    assert parse("0." + "0" * (limits.MAX_DIGITS - 2) + "1") == R(1, 10 ** (limits.MAX_DIGITS - 1))
+    error = refused("9" * (limits.MAX_DIGITS + 1))
+    assert (error.column, error.reason) == (1, f"number has more than {limits.MAX_DIGITS} digits")
+    assert refused("0." + "0" * (limits.MAX_DIGITS - 1) + "1").column == 1
 
 
 def test_max_decimal_exponent():
-    n = ex.MAX_DECIMAL_EXPONENT
+    n = limits.MAX_DECIMAL_EXPONENT
     assert parse(f"1e{n}") == 10**n
     assert parse(f"1e-{n}") == R(1, 10**n)
     for text in (f"1e{n + 1}", f"1e-{n + 1}", "1e99999"):
@@ -99,7 +100,7 @@ def test_max_decimal_exponent():
 
 def test_max_power_bits():
     # 2 and 1/2 are 2-bit numbers: 2^2048 is the largest power of 2 allowed.
-    n = ex.MAX_POWER_BITS // 2
+    n = limits.MAX_POWER_BITS // 2
     assert parse(f"2^{n}") == 2**n
     assert parse(f"(1/2)^{n}") == R(1, 2**n)
     assert parse(f"(1/2)^-{n}") == 2**n
@@ -107,23 +108,23 @@ def test_max_power_bits():
         error = refused(text)
         assert error.column == column
         assert error.reason == (f"power too large (about {2 * (n + 1)} bits; "
-                                f"limit {ex.MAX_POWER_BITS})")
+                                f"limit {limits.MAX_POWER_BITS})")
 
 
 def test_max_power_bits_from_exact_exponent_not_cancelled_approximation():
     # (10^50 + 10^10) - 10^50 cancels to 0 in 30 digits; the exact exponent is 10^10.
     assert refused("2^((10^50+10^10)-10^50)").reason == (
-        f"power too large (about {2 * 10**10} bits; limit {ex.MAX_POWER_BITS})")
+        f"power too large (about {2 * 10**10} bits; limit {limits.MAX_POWER_BITS})")
     # ... and SymPy's exp(c*ln(2)) = 2^c is gated like 2^c, whatever the approximation says.
     assert refused("exp(ln(2)*(10^50+10^10)-ln(2)*10^50)").reason.startswith("exp argument")
-    n = ex.MAX_POWER_BITS // 2
+    n = limits.MAX_POWER_BITS // 2
     assert parse(f"exp({n}*ln(2))") == 2**n
     assert refused(f"exp({n + 1}*ln(2))").reason == (
-        f"power too large (about {2 * (n + 1)} bits; limit {ex.MAX_POWER_BITS})")
+        f"power too large (about {2 * (n + 1)} bits; limit {limits.MAX_POWER_BITS})")
 
 
 def test_max_symbolic_power():
-    n = ex.MAX_SYMBOLIC_POWER
+    n = limits.MAX_SYMBOLIC_POWER
     assert parse(f"x^{n}") == X**n
     assert parse(f"x^-{n}") == X**-n
     assert parse(f"pi^{n}") == sp.pi**n
@@ -133,7 +134,7 @@ def test_max_symbolic_power():
 
 
 def test_max_root_denominator():
-    n = ex.MAX_ROOT_DENOMINATOR
+    n = limits.MAX_ROOT_DENOMINATOR
     assert parse(f"2^(1/{n})") == 2 ** R(1, n)
     error = refused(f"2^(1/{n + 1})")
     assert (error.column, error.reason) == (2, f"root of degree beyond {n}")
@@ -143,25 +144,25 @@ def test_max_root_bits():
     # SymPy factors a number under a root; a root of a 1024-bit prime is allowed, 1025 is not.
     assert parse(f"sqrt{PRIME_1024_BITS}") == sp.sqrt(2**1023 + 1155)
     assert refused(f"sqrt{PRIME_1025_BITS}").reason == (
-        f"root of a number beyond {ex.MAX_ROOT_BITS} bits")
+        f"root of a number beyond {limits.MAX_ROOT_BITS} bits")
     # ... and the part of a log that trial division cannot split.
     assert parse(f"ln{PRIME_1024_BITS}") == sp.log(2**1023 + 1155)
     assert refused(f"ln{PRIME_1025_BITS}").reason == (
-        f"ln of a number with a part beyond {ex.MAX_ROOT_BITS} bits that cannot be split "
+        f"ln of a number with a part beyond {limits.MAX_ROOT_BITS} bits that cannot be split "
         "into primes")
     # ... and roots that SymPy multiplies together: sqrt(a)*sqrt(b) = sqrt(ab).
     assert parse("sqrt(2^511+1)*sqrt(2^511+3)") == sp.sqrt((2**511 + 1) * (2**511 + 3))
     error = refused("sqrt(2^511+1)*sqrt(2^512+1)")
     assert (error.column, error.reason) == (
-        14, f"product of roots or logs of numbers beyond {ex.MAX_ROOT_BITS} bits")
+        14, f"product of roots or logs of numbers beyond {limits.MAX_ROOT_BITS} bits")
     # ... and exp of logs, which SymPy turns into the roots of a product.
     assert parse(f"exp(ln{PRIME_1024_BITS}/2)") == sp.sqrt(2**1023 + 1155)
     assert refused("exp(ln(2^607-1)/2+ln(2^521-1)/2)").reason == (
-        f"exp of logs of numbers beyond {ex.MAX_ROOT_BITS} bits")
+        f"exp of logs of numbers beyond {limits.MAX_ROOT_BITS} bits")
 
 
 def test_max_exp_argument():
-    n = ex.MAX_EXP_ARGUMENT
+    n = limits.MAX_EXP_ARGUMENT
     assert parse(f"exp({n})") == sp.exp(n)
     assert parse(f"exp(-{n})") == sp.exp(-n)
     assert parse(f"e^{n}") == sp.exp(n)
@@ -171,7 +172,7 @@ def test_max_exp_argument():
 
 @pytest.mark.parametrize("name", ["sin", "cos", "tan"])
 def test_max_trig_argument(name):
-    n = ex.MAX_TRIG_ARGUMENT
+    n = limits.MAX_TRIG_ARGUMENT
     assert parse(f"{name}({n})") == getattr(sp, name)(n)
     assert parse(f"{name}(-{n})") == getattr(sp, name)(-n)
     error = refused(f"{name}({n + 1})")
@@ -184,7 +185,7 @@ def test_max_exp_nesting():
     for text, column in (("exp(exp(exp(exp(1))))", 1), ("e^(e^(e^(e^1)))", 2)):
         error = refused(text)
         assert (error.column, error.reason) == (
-            column, f"exp nested more than {ex.MAX_EXP_NESTING} deep")
+            column, f"exp nested more than {limits.MAX_EXP_NESTING} deep")
 
 
 # --- labels.py and spec.py ------------------------------------------------------------------
@@ -314,7 +315,7 @@ def test_huge_toml_integer_within_python_limit_is_refused_by_length():
     error = _outcome(lambda: parse_problem(text, source="p.toml"))
     assert isinstance(error, InputError), error
     assert str(error) == ("p.toml, input.Q[1][1]: entry is 4000 characters long "
-                          f"(limit {ex.MAX_LENGTH})")
+                          f"(limit {limits.MAX_LENGTH})")
 
 
 def test_hundred_thousand_character_toml_string_is_refused():
@@ -322,7 +323,7 @@ def test_hundred_thousand_character_toml_string_is_refused():
     error = _outcome(lambda: parse_problem(text, source="p.toml"))
     assert isinstance(error, InputError), error
     assert str(error) == ("p.toml, input.Q[1][1]: entry is 100000 characters long "
-                          f"(limit {ex.MAX_LENGTH})")
+                          f"(limit {limits.MAX_LENGTH})")
 
 
 def test_deeply_nested_toml_is_refused():
@@ -359,7 +360,8 @@ def test_exact_factor_at_the_limit_is_computed():
 
 
 def test_max_claim_length():
-    from symattn.claims import MAX_CLAIM_LENGTH, parse_claim
+    from symattn.limits import MAX_CLAIM_LENGTH
+    from symattn.parse.claims import parse_claim
     row = "(" + ", ".join(["1/7"] * 3) + ")"
     at = row + " " * (MAX_CLAIM_LENGTH - len(row))
     claim = parse_claim("A[1]", at)
@@ -377,7 +379,8 @@ def _csv_of_size(size: int) -> bytes:
 
 
 def test_max_submissions_bytes(tmp_path):
-    from symattn.grading import MAX_SUBMISSIONS_BYTES, read_submissions
+    from symattn.limits import MAX_SUBMISSIONS_BYTES
+    from symattn.parse.submissions import read_submissions
     path = tmp_path / "subs.csv"
     path.write_bytes(_csv_of_size(MAX_SUBMISSIONS_BYTES))
     assert len(read_submissions(path).students) == MAX_SUBMISSIONS_BYTES // 100_000
@@ -388,7 +391,8 @@ def test_max_submissions_bytes(tmp_path):
 
 def test_max_csv_cell(tmp_path):
     import csv
-    from symattn.grading import read_submissions
+
+    from symattn.parse.submissions import read_submissions
     limit = csv.field_size_limit()  # Python's default, 131072 characters
     path = tmp_path / "subs.csv"
     path.write_text("id,A\nann," + "1" * limit + "\n", encoding="utf-8")
@@ -427,7 +431,7 @@ def test_toml_integer_at_pythons_digit_limit():
     digits = sys.get_int_max_str_digits()  # 4300: tomllib cannot read a longer integer
     at = f"[input]\nQ = [[{'9' * digits}]]\nK = [[1]]\nV = [[1]]\n"
     with pytest.raises(InputError, match=rf"^p\.toml, input\.Q\[1\]\[1\]: entry is {digits} "
-                                         rf"characters long \(limit {ex.MAX_LENGTH}\)$"):
+                                         rf"characters long \(limit {limits.MAX_LENGTH}\)$"):
         parse_problem(at, source="p.toml")
     with pytest.raises(InputError, match=r"^p\.toml: TOML value: an integer has too many digits$"):
         parse_problem(at.replace("9" * digits, "9" * (digits + 1)), source="p.toml")
@@ -436,11 +440,11 @@ def test_toml_integer_at_pythons_digit_limit():
 def test_max_factor_bits_of_prime_logs():
     # ln of a 4096-bit number is split into prime logs; one bit more and it is kept whole,
     # and then refused, being a part beyond MAX_ROOT_BITS that cannot be split.
-    from symattn.primes import MAX_FACTOR_BITS
-    assert MAX_FACTOR_BITS == 4096 and (2**4095).bit_length() == MAX_FACTOR_BITS
+    from symattn.limits import MAX_TRIAL_FACTOR_BITS
+    assert MAX_TRIAL_FACTOR_BITS == 4096 and (2**4095).bit_length() == MAX_TRIAL_FACTOR_BITS
     assert parse("ln(2^2048*2^2047)") == 4095 * sp.log(2)
     assert refused("ln(2^2048*2^2048)").reason == (
-        f"ln of a number with a part beyond {ex.MAX_ROOT_BITS} bits that cannot be split "
+        f"ln of a number with a part beyond {limits.MAX_ROOT_BITS} bits that cannot be split "
         "into primes")
 
 
@@ -484,7 +488,7 @@ def test_derivation_table_ranges(example, key, at, past, message):
 
 
 def test_grading_sigfigs_range():
-    from symattn.answers import read_grading
+    from symattn.parse.claims import read_grading
     assert read_grading({"grading": {"sigfigs": 1}}, "p").sigfigs == 1
     assert read_grading({"grading": {"sigfigs": 50}}, "p").sigfigs == 50
     for value in (0, 51):

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 import sympy as sp
 
-from symattn import load_problem
+from symattn import parse_problem
+from symattn.answers.mistakes import MISTAKES, distractors, mistakes
 from symattn.cli import main
-from symattn.mistakes import MISTAKES, distractors, mistakes
-from symattn.pipeline import attend
+from symattn.exact.attention import attend
 
 # causal + temperature + a finite bias + d_k = 2 with the scale + d_v = d_k: every mistake applies
 PROBLEM = """title = "All six mistakes"
@@ -37,7 +37,7 @@ R = sp.Rational
 
 @pytest.fixture(scope="module")
 def found():
-    return {m.name: m for m in mistakes(load_problem(PROBLEM))}
+    return {m.name: m for m in mistakes(parse_problem(PROBLEM))}
 
 
 def _text(matrix: sp.ImmutableMatrix) -> str:
@@ -47,7 +47,7 @@ def _text(matrix: sp.ImmutableMatrix) -> str:
 
 def test_every_mistake_applies_and_gives_its_own_weights(found):
     assert list(found) == list(MISTAKES) and all(m.applies for m in found.values())
-    weights = [m.A for m in found.values()] + [attend(load_problem(PROBLEM)).A]
+    weights = [m.A for m in found.values()] + [attend(parse_problem(PROBLEM)).A]
     assert all((a - b).applyfunc(sp.simplify) != sp.zeros(3, 3)
                for k, a in enumerate(weights) for b in weights[k + 1:])
 
@@ -62,12 +62,12 @@ def test_the_mistaken_weights_by_hand(found):
     assert found["no_causal_mask"].A.row(0) == sp.Matrix([[R(4, 9), R(1, 9), R(4, 9)]])
     # S/τ + M: the bias ln 2 counts once instead of twice in row 3: (4·2, 9, 16)/33
     assert found["mask_after_tau"].A.row(2) == sp.Matrix([[R(8, 33), R(9, 33), R(16, 33)]])
-    correct = attend(load_problem(PROBLEM)).A
+    correct = attend(parse_problem(PROBLEM)).A
     assert correct.row(2) == sp.Matrix([[R(16, 41), R(9, 41), R(16, 41)]])
 
 
 def test_mistakes_that_do_not_apply_say_so():
-    problem = load_problem("[input]\nQ = [[1]]\nK = [[0], [1]]\nV = [[1, 2], [3, 4]]\n")
+    problem = parse_problem("[input]\nQ = [[1]]\nK = [[0], [1]]\nV = [[1, 2], [3, 4]]\n")
     reasons = {m.name: m.reason for m in mistakes(problem)}
     assert reasons["no_causal_mask"] == reasons["mask_after_tau"] == "not_applicable"
     assert reasons["swap_kv"] == "not_applicable" and reasons["no_scale"] == "same_result"
@@ -116,7 +116,7 @@ def test_grade_diagnoses_each_mistake(found, tmp_path, capsys):
 
 
 def test_distractors_are_distinct_from_the_answer_and_each_other(found):
-    correct = attend(load_problem(PROBLEM)).O
+    correct = attend(parse_problem(PROBLEM)).O
     rows = distractors(tuple(found.values()), correct)
     values = [correct.row(-1)] + [value for _, value in rows]
     assert len(rows) >= 4

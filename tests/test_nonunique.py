@@ -8,13 +8,13 @@ from fractions import Fraction as F
 import mpmath
 import pytest
 import sympy as sp
-
-import symattn
 from clients import compile_tex, katex_errors, math_blocks, pdf_text
 from conftest import ROOT
+
+import symattn
 from symattn import ProblemError
+from symattn.analyses.nonunique import nonunique
 from symattn.cli import main
-from symattn.nonunique import nonunique
 
 sys.path.insert(0, str(ROOT / "tools"))
 from analysis_golden import analysis_golden  # noqa: E402
@@ -165,7 +165,7 @@ def test_cli_nonunique(example, capsys):
 
 
 def test_python_api():
-    from symattn.analysis import render_analysis, weights_with_same_output
+    from symattn.api import render_analysis, weights_with_same_output
     trace = symattn.attention([[1]], [["ln(3)"], [0]], [[2, -1], [2, -1]], scale="none")
     result = weights_with_same_output(trace, 1)
     assert result.rows[0].weights == (R(3, 4), R(1, 4)) and not result.rows[0].unique

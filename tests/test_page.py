@@ -17,19 +17,18 @@ import re
 import shutil
 import subprocess
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import replace
 from pathlib import Path
 from string import Formatter
 
 import pytest
-
 from clients import KATEX_DIR, need
 from conftest import EXAMPLE_FILES, MULTI_HEAD, ROOT, SHAPE_ONLY
-from symattn import cli, load_problem
+
+from symattn import cli, load_problem, parse_problem
 from symattn.errors import InputError
-from symattn.page import DEFAULT_TEMPERATURES, build_page, parse_temperatures
-from symattn.page_data import MathStore, collect
-from symattn.page_phrases import PAGE_PHRASES
+from symattn.page.build import DEFAULT_TEMPERATURES, build_page, parse_temperatures
+from symattn.page.data import MathStore, collect
+from symattn.page.phrases import PAGE_PHRASES
 from symattn.renderers.phrases import LANGUAGES
 
 BROWSER_DIR = ROOT / "tools" / "browser"
@@ -126,7 +125,7 @@ def test_the_problems_own_temperature_is_added_in_order():
 def test_a_state_that_cannot_be_computed_shows_its_reason():
     text = ('[input]\nQ = [[1], [1]]\nK = [[1], [2]]\nV = [[1], [2]]\n'
             '[attention]\nkeep = [[false, true], [true, true]]\n')
-    data = collect(load_problem(text), parse_temperatures("1"), "en", MathStore())
+    data = collect(parse_problem(text), parse_temperatures("1"), "en", MathStore())
     assert "query row 1 may read no key" in data["variants"]["0:on"]["error"]
     assert data["variants"]["0:off"]["weights"][0] == ["0.0000", "1.0000"]
 
@@ -170,7 +169,7 @@ def need_katex() -> None:
 
 def write_page(job: tuple[str, str, str, Path]) -> None:
     source, text, lang, target = job
-    target.write_text(build_page(load_problem(text, source=source), lang=lang), encoding="utf-8")
+    target.write_text(build_page(parse_problem(text, source=source), lang=lang), encoding="utf-8")
 
 
 @pytest.fixture(scope="module")

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import pytest
 import sympy as sp
+from clients import compile_tex, katex_errors, math_blocks
 
 import symattn
-from clients import compile_tex, katex_errors, math_blocks
 from symattn import cli
+from symattn.analyses.parameters import derivative, temperature_limits
 from symattn.errors import InputError
-from symattn.parameters import (derivative, parse_substitutions, substitute, temperature_limits)
+from symattn.exact.substitute import substitute
+from symattn.parse.options import read_substitutions
 
 ROTATING = """[symbols]
 theta = "real"
@@ -22,11 +24,11 @@ theta = sp.Symbol("theta", real=True)
 
 
 def test_substitution_is_exact():
-    problem = symattn.load_problem(ROTATING)
-    at = substitute(problem, parse_substitutions(problem, ["theta=pi/4"]))
+    problem = symattn.parse_problem(ROTATING)
+    at = substitute(problem, read_substitutions(problem.symbols, ["theta=pi/4"]))
     assert at.symbols == ()
     assert symattn.attend(at).A == sp.ImmutableMatrix([[sp.Rational(1, 2), sp.Rational(1, 2)]])
-    at0 = substitute(problem, parse_substitutions(problem, ["theta=0"]))
+    at0 = substitute(problem, read_substitutions(problem.symbols, ["theta=0"]))
     a = sp.exp(sp.sqrt(2) / 2)
     assert sp.simplify(symattn.attend(at0).A[0, 0] - a / (a + 1)) == 0
 
@@ -38,14 +40,14 @@ def test_substitution_is_exact():
 ], ids=["undeclared", "no-value", "bad-value"])
 def test_bad_substitutions(items, message):
     with pytest.raises(InputError, match=message):
-        parse_substitutions(symattn.load_problem(ROTATING), items)
+        read_substitutions(symattn.parse_problem(ROTATING).symbols, items)
 
 
 def test_positive_symbol_must_stay_positive():
-    problem = symattn.load_problem('[symbols]\nt = "positive"\n[input]\nQ = [[1]]\nK = [[1]]\n'
+    problem = symattn.parse_problem('[symbols]\nt = "positive"\n[input]\nQ = [[1]]\nK = [[1]]\n'
                                    'V = [[1]]\n[attention]\ntemperature = "t"\n')
     with pytest.raises(InputError, match="t is declared positive; got -1"):
-        parse_substitutions(problem, ["t=-1"])
+        read_substitutions(problem.symbols, ["t=-1"])
 
 
 def test_limits_of_the_causal_seed(example):
@@ -75,7 +77,7 @@ def test_tau_derivative_matches_direct_differentiation(example):
 
 
 def test_theta_derivative_is_checked_numerically():
-    found = derivative(symattn.attend(symattn.load_problem(ROTATING)), "theta")
+    found = derivative(symattn.attend(symattn.parse_problem(ROTATING)), "theta")
     a = sp.exp(sp.sqrt(2) * sp.cos(theta) / 2)
     b = sp.exp(sp.sqrt(2) * sp.sin(theta) / 2)
     assert sp.simplify(found.matrix[0, 0] - sp.diff(a / (a + b), theta)) == 0

@@ -4,10 +4,11 @@ real TeX engine in both languages, and as KaTeX-safe Markdown."""
 from __future__ import annotations
 
 import pytest
-
 from clients import compile_tex, katex_errors, math_blocks, pdf_text
+
 from symattn.cli import main
-from symattn.generator import KINDS, Settings, generate, write
+from symattn.exercises.generator import KINDS, Settings, generate
+from symattn.exercises.generator import write_problems as write
 
 
 @pytest.fixture(scope="module")

@@ -9,10 +9,11 @@ from fractions import Fraction
 import mpmath
 import pytest
 import sympy as sp
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from symattn.api import attention
-from symattn.checks import check
+from symattn.checks.invariants import check
 from symattn.numeric import recompute
 
 OO = sp.S.NegativeInfinity

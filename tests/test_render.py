@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
+import types
 from string import Formatter
 
 import pytest
+from clients import compile_tex, katex_errors, math_blocks, pdf_text
 
 import symattn
-from clients import compile_tex, katex_errors, math_blocks, pdf_text
-from symattn import InputError
+from symattn import InputError, notebook
 from symattn.renderers.markdown import escape_markdown
-from symattn.renderers.phrases import ALL_PHRASES as PHRASES, GRAMMAR_FIELDS, LANGUAGES
+from symattn.renderers.phrases import ALL_PHRASES as PHRASES
+from symattn.renderers.phrases import GRAMMAR_FIELDS, LANGUAGES
 from symattn.renderers.printer import escape_text
 
 
@@ -144,12 +148,54 @@ def test_hostile_labels_render_with_katex(hostile_trace):
     assert katex_errors(math_blocks(md)) == []
 
 
-def test_jupyter_representations():
+class _Formatter:
+    """What symattn uses of an IPython display formatter: registration by type name."""
+
+    def __init__(self, mime, registered):
+        self.mime, self.registered = mime, registered
+
+    def for_type_by_name(self, module, name, function):
+        self.registered[self.mime, module, name] = function
+
+
+def _fake_ipython(registered):
+    formatters = {mime: _Formatter(mime, registered) for mime in ("text/markdown", "text/latex")}
+    shell = types.SimpleNamespace(display_formatter=types.SimpleNamespace(formatters=formatters))
+    return types.SimpleNamespace(get_ipython=lambda: shell)
+
+
+def test_jupyter_shows_a_trace_as_its_derivation(monkeypatch):
+    registered = {}
+    monkeypatch.setitem(sys.modules, "IPython", _fake_ipython(registered))
+    assert notebook.register()
     trace = symattn.attention([[1]], [[0], ["ln(3)"]], [[1], [2]])
-    assert trace._repr_latex_() == (r"$$A = \left[\begin{array}{cc} \frac{1}{4} & \frac{3}{4} "
-                                    r"\end{array}\right],\qquad O = \left[\begin{array}{c} "
-                                    r"\frac{7}{4} \end{array}\right]$$")
-    assert trace._repr_markdown_().startswith("# Derivation\n")
+    module, name = type(trace).__module__, type(trace).__name__
+    assert registered["text/latex", module, name](trace) == (
+        r"$$A = \left[\begin{array}{cc} \frac{1}{4} & \frac{3}{4} "
+        r"\end{array}\right],\qquad O = \left[\begin{array}{c} "
+        r"\frac{7}{4} \end{array}\right]$$")
+    assert registered["text/markdown", module, name](trace).startswith("# Derivation\n")
+
+
+def test_outside_ipython_nothing_is_registered(monkeypatch):
+    monkeypatch.delitem(sys.modules, "IPython", raising=False)
+    assert notebook.register() is False
+    monkeypatch.setitem(sys.modules, "IPython", types.SimpleNamespace(get_ipython=lambda: None))
+    assert notebook.register() is False
+
+
+def test_importing_symattn_in_ipython_registers_the_display():
+    code = ("import sys, types\n"
+            "registered = []\n"
+            "class F:\n"
+            "    def for_type_by_name(self, module, name, f): registered.append((module, name))\n"
+            "shell = types.SimpleNamespace(display_formatter=types.SimpleNamespace("
+            "formatters={'text/markdown': F(), 'text/latex': F()}))\n"
+            "sys.modules['IPython'] = types.SimpleNamespace(get_ipython=lambda: shell)\n"
+            "import symattn\n"
+            "print(sorted(set(registered)), 'sympy' in sys.modules)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[('symattn.model', 'Trace')] False"
 
 
 def test_problem_file_derivation_table_sets_defaults_that_options_override(example):
@@ -170,4 +216,4 @@ def test_problem_file_derivation_table_sets_defaults_that_options_override(examp
 def test_bad_derivation_tables(example, table, message):
     text = example("02_causal_three_positions").read_text(encoding="utf-8")
     with pytest.raises(InputError, match=message):
-        symattn.load_problem(text + f"\n[derivation]\n{table}\n")
+        symattn.parse_problem(text + f"\n[derivation]\n{table}\n")

@@ -11,7 +11,7 @@ import sympy as sp
 
 from symattn.cli import main
 from symattn.errors import InputError, ProblemError
-from symattn.spec import Reader, load_problem, parse_problem
+from symattn.parse.spec import ProblemReader, load_problem, parse_problem
 
 R = sp.Rational
 NEG_INF = sp.S.NegativeInfinity
@@ -159,18 +159,28 @@ def test_byte_order_mark_is_accepted_in_text_and_file(tmp_path):
     assert load_problem(path).Q == sp.eye(2)
 
 
-def test_load_problem_reads_a_path_or_text(tmp_path):
+def test_load_problem_reads_a_path_and_parse_problem_reads_text(tmp_path):
     path = tmp_path / "p.toml"
     path.write_text(FULL, encoding="utf-8")
     assert load_problem(path).source == str(path)
     assert load_problem(str(path)).temperature == R(17, 20)
     assert load_problem(str(path), source="shown.toml").source == "shown.toml"
-    assert load_problem(FULL).source == "<text>"
-    assert load_problem(FULL).tokens == ("\u732b", "\u72d7")
+    assert parse_problem(FULL).source == "<text>"
+    assert parse_problem(FULL).tokens == ("\u732b", "\u72d7")
+
+
+def test_a_path_with_an_equals_sign_is_a_path(tmp_path, monkeypatch):
+    (tmp_path / "run=1").mkdir()
+    (tmp_path / "run=1" / "problem.toml").write_text(FULL, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert load_problem("run=1/problem.toml").source == "run=1/problem.toml"
+    assert main(["solve", "run=1/problem.toml", "--format", "json"]) == 0
+    with pytest.raises(InputError, match=r'^title = "x": cannot read file: No such file'):
+        load_problem('title = "x"')  # TOML text is parse_problem's
 
 
 def test_python_values_through_the_reader():
-    p = Reader("<api>").problem({"input": {"Q": [[Fraction(1, 3), sp.sqrt(2)]],
+    p = ProblemReader("<api>").problem({"input": {"Q": [[Fraction(1, 3), sp.sqrt(2)]],
                                            "K": [[1, "ln(4)"]], "V": [[1]]}})
     assert p.Q == sp.Matrix([[R(1, 3), sp.sqrt(2)]])
     assert p.K == sp.Matrix([[1, 2 * sp.log(2)]])
@@ -412,7 +422,7 @@ def test_float_through_the_python_api_is_refused():
     with pytest.raises(InputError, match=r"^<api>, input\.Q\[1\]\[1\]: the float 0\.1 is "
                                          r"inexact; pass a string such as '0\.1' or a "
                                          r"Fraction$"):
-        Reader("<api>").problem({"input": {"Q": [[0.1]], "K": [[1]], "V": [[1]]}})
+        ProblemReader("<api>").problem({"input": {"Q": [[0.1]], "K": [[1]], "V": [[1]]}})
 
 
 @pytest.mark.parametrize("name", ["e", "E", "pi", "oo", "inf", "infinity", "Infinity", "exp",
@@ -426,7 +436,7 @@ def test_reserved_symbol_names(name):
 def test_non_text_symbol_name_through_the_python_api():
     with pytest.raises(InputError, match=r"^<api>, symbols\.1: a symbol name is letters, "
                                          r"digits and '_', not starting with '_'$"):
-        Reader("<api>").problem({"symbols": {1: "real"}, "input": {"Q": [[1]], "K": [[1]],
+        ProblemReader("<api>").problem({"symbols": {1: "real"}, "input": {"Q": [[1]], "K": [[1]],
                                                                    "V": [[1]]}})
 
 

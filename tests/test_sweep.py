@@ -9,14 +9,14 @@ import xml.etree.ElementTree as ET
 import mpmath
 import pytest
 import sympy as sp
-
-import symattn
 from clients import compile_tex, katex_errors, math_blocks, pdf_text
 from conftest import ROOT
+
+import symattn
 from symattn import InputError, ProblemError
+from symattn.analyses.sweep import sweep
 from symattn.cli import main
-from symattn.spec import parse_problem
-from symattn.sweep import sweep
+from symattn.parse.spec import parse_problem
 
 sys.path.insert(0, str(ROOT / "tools"))
 from analysis_golden import analysis_golden  # noqa: E402
@@ -264,7 +264,7 @@ def test_analysis_phrases_do_not_redefine_existing_keys():
 
 
 def test_python_api_with_a_table_given():
-    from symattn.analysis import parameter_sweep, render_analysis
+    from symattn.api import parameter_sweep, render_analysis
     sw = parameter_sweep(problem(), {"theta": ["pi/4"], "tau": ["1/2", 2]})
     assert [p.rows[0].weights for p in sw.points] == [(sp.Rational(1, 2), sp.Rational(1, 2))] * 2
     assert render_analysis(sw, "svg").startswith("<svg ")

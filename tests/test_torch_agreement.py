@@ -20,10 +20,10 @@ from typing import Any
 
 import pytest
 import sympy as sp
-
 from clients import need
+
 from symattn.api import attention
-from symattn.expressions import parse_expression
+from symattn.parse.expressions import parse_expression
 
 try:
     with warnings.catch_warnings():  # torch warns at import when NumPy is absent; none is needed

@@ -6,13 +6,13 @@ import json
 
 import pytest
 import sympy as sp
-
 from conftest import EXAMPLES
-from symattn import cli, load_problem
-from symattn.claims import Target, parse_claim, parse_key, split_structure
+
+from symattn import cli, load_problem, parse_problem
+from symattn.answers.verify import verify
 from symattn.errors import InputError
 from symattn.model import Grading
-from symattn.verification import verify
+from symattn.parse.claims import Target, parse_claim, parse_key, split_structure
 
 
 @pytest.mark.parametrize("key, target", [
@@ -95,7 +95,7 @@ def test_exact_decimal_of_a_rational_is_exact():
 
 @pytest.mark.parametrize("given, status", [("0.13", "correct"), ("0.12", "correct"), ("0.14", "wrong")])
 def test_halfway_values_accept_either_rounding(given, status):
-    problem = load_problem("[input]\nQ = [[0]]\nK = [[1]]\nV = [[0.125]]\n[answers]\nO = 1\n")
+    problem = parse_problem("[input]\nQ = [[0]]\nK = [[1]]\nV = [[0.125]]\n[answers]\nO = 1\n")
     result = verify(problem, (parse_claim("O[1,1]", given),)).verdicts[0]
     assert (result.status, result.entries[0].rule) == (status, ("tie", 2))
 
@@ -217,4 +217,4 @@ def test_no_claims_exit_2(capsys):
 ], ids=["zero-tolerance", "zero-sigfigs", "two-rules", "unknown"])
 def test_bad_grading_tables(table, message):
     with pytest.raises(InputError, match=message):
-        load_problem("[input]\nQ = [[1]]\nK = [[1]]\nV = [[1]]\n" + table)
+        parse_problem("[input]\nQ = [[1]]\nK = [[1]]\nV = [[1]]\n" + table)

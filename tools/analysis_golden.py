@@ -26,11 +26,10 @@ def analysis_golden(path: Path) -> dict[str, str]:
     problem = load_problem(path)
     if not isinstance(problem, Problem):
         return {}
-    tables = dict(problem.extra)
     out: dict[str, str] = {}
-    if "sweep" in tables:
+    if problem.sweep is not None:
         out.update(_sweep(problem))
-    if "gradient" in tables:
+    if problem.gradient is not None:
         out.update(_gradient(problem))
     if path.parent.name in NONUNIQUE:
         out.update(_nonunique(problem))
@@ -38,8 +37,8 @@ def analysis_golden(path: Path) -> dict[str, str]:
 
 
 def _sweep(problem: Problem) -> dict[str, str]:
+    from symattn.analyses.sweep import sweep
     from symattn.renderers.sweep_doc import render_sweep
-    from symattn.sweep import sweep
 
     result = sweep(problem)
     out = {f"sweep.{lang}.{suffix}": render_sweep(result, to, lang, standalone=to == "latex",
@@ -50,8 +49,8 @@ def _sweep(problem: Problem) -> dict[str, str]:
 
 
 def _gradient(problem: Problem) -> dict[str, str]:
-    from symattn.gradient import gradients
-    from symattn.gradient_check import check_gradients
+    from symattn.analyses.gradient import gradients
+    from symattn.analyses.gradient_check import check_gradients
     from symattn.renderers.gradient_doc import render_gradient
 
     result = gradients(attend(problem))
@@ -62,7 +61,7 @@ def _gradient(problem: Problem) -> dict[str, str]:
 
 
 def _nonunique(problem: Problem) -> dict[str, str]:
-    from symattn.nonunique import nonunique
+    from symattn.analyses.nonunique import nonunique
     from symattn.renderers.nonunique_doc import render_nonunique
 
     result = nonunique(attend(problem))

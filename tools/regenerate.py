@@ -18,9 +18,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from analysis_golden import write as analysis_write  # noqa: E402
+
 from symattn import attend, attend_heads, load_problem, render  # noqa: E402
 from symattn.model import MultiHeadProblem, ShapeProblem  # noqa: E402
-from analysis_golden import write as analysis_write  # noqa: E402
 
 EXAMPLES = ROOT / "worked_examples"
 VARIANTS = {f"derivation.{lang}.{suffix}": dict(to=to, lang=lang)

@@ -12,8 +12,8 @@ from string import Formatter
 import sympy as sp
 
 from ..derivation import Derivation, RowSteps
-from .phrases import phrase, PHRASES
-from .printer import matrix_of, labelled, math, matrix
+from .phrases import PHRASES, phrase
+from .printer import labelled, math, matrix, matrix_of
 
 CHECK_PHRASES = {"shapes": "check_shapes", "rows of A sum to 1": "check_rows",
                  "masked weights are 0": "check_masked", "weights are non-negative": "check_nonnegative",

@@ -5,8 +5,7 @@ from __future__ import annotations
 import csv
 import io
 
-from ..grading import Graded
-from ..judge import Verdict
+from ..answers.results import Graded, Verdict
 from .phrases import say
 from .verdicts import SEPARATOR, _entry_line, diagnosis_text
 

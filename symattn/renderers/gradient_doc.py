@@ -3,19 +3,15 @@
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
 
 import sympy as sp
 
+from ..analyses.results import GradientCheck, Gradients
 from . import latex, markdown
+from .analysis_tools import mat, standalone_document, subtitle
 from .document import Block, Display, Heading, Label, Paragraph, segments
-from .analysis_tools import subtitle, mat, standalone_document
 from .printer import math, matrix
 from .text import TextPrinter, grid
-
-if TYPE_CHECKING:
-    from ..gradient import Gradients
-    from ..gradient_check import GradientCheck
 
 _TEXT = TextPrinter()
 FORMULAS = {"dV": "A^T dO", "dA": "dO V^T", "dL": "a_ij (dA_ij - sum_r a_ir dA_ir), row by row",

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import json
 
-from ..layers import HeadsDerivation
+from ..derivation import HeadsDerivation
 from ..model import MultiHeadTrace
 from .document import Block, Display, Heading, Paragraph, build, segments
 from .printer import matrix, matrix_of
 from .text import render_text
-
 
 
 def build_heads(d: HeadsDerivation) -> list[Block]:

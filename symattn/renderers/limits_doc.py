@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from ..parameters import ParameterReport
+from ..analyses.results import ParameterReport
 from .document import Block, Display, Heading, Items, Label, Paragraph, segments
-from .printer import matrix_of, math, matrix
-
+from .printer import math, matrix, matrix_of
 
 
 def limit_blocks(report: ParameterReport, lang: str) -> list[Block]:

@@ -6,7 +6,7 @@ import json
 
 import sympy as sp
 
-from ..mistakes import Mistake
+from ..answers.results import Mistake
 from .phrases import say
 from .verdicts import value_text
 

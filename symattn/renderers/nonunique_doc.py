@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
 
+from ..analyses.results import NonUniqueness, RowSet
 from . import latex, markdown
-from .analysis_tools import subtitle, mat, standalone_document, vector
+from .analysis_tools import mat, standalone_document, subtitle, vector
 from .document import Block, Display, Heading, Label, Paragraph, segments
 from .printer import math, matrix
 from .text import TextPrinter
-
-if TYPE_CHECKING:
-    from ..nonunique import NonUniqueness, RowSet
 
 _TEXT = TextPrinter()
 SET = (r"W_i = \left\{ w \ge 0 : \textstyle\sum_j w_j v_j = o_i,\ \sum_j w_j = 1 \right\}")

@@ -3,19 +3,17 @@
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
 
 import sympy as sp
 
+from ..analyses.results import RowAtPoint, Sweep
 from . import latex, markdown
+from .analysis_tools import standalone_document, subtitle, vector
 from .document import Block, Display, Heading, Label, Paragraph, segments
-from .analysis_tools import subtitle, standalone_document, vector
 from .plot import Curve, Plot, symbol_text, tick_text
 from .printer import escape_text, math, matrix
+from .svg_plot import render_svg
 from .text import TextPrinter, grid
-
-if TYPE_CHECKING:
-    from ..sweep import RowAtPoint, Sweep
 
 _TEXT = TextPrinter()
 
@@ -140,7 +138,6 @@ def render_sweep(sw: Sweep, to: str, lang: str = "en", *, standalone: bool = Fal
     if to == "json":
         return sweep_json(sw)
     if to == "svg":
-        from .svg_plot import render_svg
         return render_svg([sweep_plot(sw, k, lang) for k in range(len(sw.rows))])
     blocks = build_sweep(sw, lang, image)
     if to == "markdown":

@@ -6,8 +6,7 @@ import json
 
 import sympy as sp
 
-from ..judge import EntryVerdict, Verdict
-from ..verification import Verification
+from ..answers.results import EntryVerdict, Verdict, Verification
 from .phrases import say
 from .text import TextPrinter
 

@@ -1,0 +1,1 @@
+"""Analyses: parameter sweeps, exact gradients, non-uniqueness of weights, temperature limits."""

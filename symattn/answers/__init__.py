@@ -1,0 +1,1 @@
+"""Answers: judging claims against the exact result, batch grading, the classic mistakes."""

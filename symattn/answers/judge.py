@@ -1,0 +1,183 @@
+"""Claim + expected facts -> Verdict, entry by entry: exact equivalence, decimal rounding, tolerance.
+
+Equal is decided exactly where SymPy proves it; different is decided by a difference that
+high-precision numerics show plainly; anything else is "undecided", never "correct".
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Mapping
+
+import sympy as sp
+
+from ..model import Facts, Grading
+from ..numeric import context, decimal_string, to_mpf
+from ..parse.claims import Claim, Given
+from .results import EntryVerdict, Verdict, overall
+
+SCREEN_DIGITS = 60
+CONFIRM_DIGITS = 200
+FEEDBACK_PLACES = 4
+
+
+def judge(claim: Claim, facts: Facts, grading: Grading = Grading(),
+          mistakes: Mapping[str, Mapping[str, sp.ImmutableMatrix]] | None = None) -> Verdict:
+    """Judge every entry of a claim; a wrong one that fits a known mistake's result says which."""
+    verdict = _judge(claim, facts, grading)
+    if verdict.status != "wrong" or not mistakes or facts.matrices is None \
+            or claim.target.kind in ("shape", "scalar"):
+        return verdict
+    for name, stages in mistakes.items():
+        if claim.target.name in stages:
+            mistaken = replace(facts, matrices={**facts.matrices, **stages})
+            if _judge(claim, mistaken, grading).status == "correct":
+                return replace(verdict, diagnosis=name)
+    return verdict
+
+
+def _judge(claim: Claim, facts: Facts, grading: Grading) -> Verdict:
+    """Judge every entry of a claim against the exact facts."""
+    t = claim.target
+    if claim.error:
+        return Verdict(claim.key, "invalid", (), "unreadable", (claim.error,))
+    if t.kind != "scalar" and t.name not in facts.shapes:
+        return Verdict(claim.key, "invalid", (), "not_given", (t.name,))
+    if t.kind == "shape":
+        expected = facts.shapes[t.name]
+        ok = "correct" if claim.shape == expected else "wrong"
+        given = f"{claim.shape[0]}x{claim.shape[1]}"
+        return Verdict(claim.key, ok, (EntryVerdict(None, ok, ("shape",), expected, given),))
+    if t.kind == "scalar":
+        if t.name not in facts.scalars:
+            return Verdict(claim.key, "invalid", (), "not_given", (t.name,))
+        expected_value = facts.scalars[t.name]
+        region = [[(None, expected_value)]]
+    else:
+        if facts.matrices is None:
+            return Verdict(claim.key, "invalid", (), "shapes_only")
+        region = _region(facts.matrices[t.name], t)
+        if region is None:
+            rows, cols = facts.shapes[t.name]
+            return Verdict(claim.key, "invalid", (), "out_of_range", (t.row, t.column, rows, cols))
+    unreadable = next((g for row in claim.rows for g in row if g.value is None), None)
+    if unreadable is not None:
+        entry = EntryVerdict(None, "invalid", ("parse",), None, unreadable.text, unreadable.error or "")
+        return Verdict(claim.key, "invalid", (entry,))
+    given = _fit(claim.rows, len(region), len(region[0]))
+    if given is None:
+        sizes = (len(region), len(region[0]), len(claim.rows), max(len(r) for r in claim.rows))
+        return Verdict(claim.key, "wrong", (), "size", sizes)
+    entries = tuple(judge_entry(position, expected, g, grading, facts)
+                    for row_e, row_g in zip(region, given) for (position, expected), g in zip(row_e, row_g))
+    return Verdict(claim.key, overall(e.status for e in entries), entries)
+
+
+def _region(matrix: sp.ImmutableMatrix, t) -> list[list[tuple[tuple[int, int], sp.Expr]]] | None:
+    rows = range(matrix.rows) if t.row is None else [t.row]
+    cols = range(matrix.cols) if t.column is None else [t.column]
+    if any(i >= matrix.rows for i in rows) or any(j >= matrix.cols for j in cols):
+        return None
+    if t.kind == "column":
+        return [[((i, t.column), matrix[i, t.column])] for i in rows]
+    return [[((i, j), matrix[i, j]) for j in cols] for i in rows]
+
+
+def _fit(rows: tuple[tuple[Given, ...], ...], n_rows: int, n_cols: int):
+    """The given entries arranged like the expected region (a vector fits a row or a column)."""
+    flat = [g for row in rows for g in row]
+    if len(rows) == n_rows and all(len(r) == n_cols for r in rows):
+        return [list(r) for r in rows]
+    if (n_rows == 1 or n_cols == 1) and len(flat) == n_rows * n_cols:
+        return [flat] if n_rows == 1 else [[g] for g in flat]
+    return None
+
+
+def judge_entry(position, expected: sp.Expr, given: Given, grading: Grading,
+                facts: Facts) -> EntryVerdict:
+    """One entry by the rule that applies to how it was written."""
+    def verdict(status: str, rule: tuple, note: str = "") -> EntryVerdict:
+        places = max(FEEDBACK_PLACES, rule[1] + 2 if rule[0] in ("places", "tie") else 0)
+        decimal = None if expected.free_symbols or expected.is_Integer or status == "correct" \
+            or expected is sp.S.NegativeInfinity else decimal_string(expected, places)
+        return EntryVerdict(position, status, rule, expected, given.text, note, decimal)
+
+    if given.value is None:
+        return verdict("invalid", ("parse",), given.error or "")
+    value = given.value
+    if sp.S.NegativeInfinity in (expected, value) or value == expected:
+        return verdict("correct" if value == expected else "wrong", ("exact",))
+    numeric = not expected.free_symbols and not value.free_symbols
+    if numeric and given.places is not None and grading.sigfigs is not None:
+        target = rounded(expected, grading.sigfigs - 1 - _magnitude(expected))
+        return verdict("correct" if value == target else "wrong", ("sigfigs", grading.sigfigs))
+    if numeric and (grading.tolerance is not None or grading.relative is not None):
+        rule, ok = _within(expected, value, grading)
+        if ok or given.places is not None:
+            return verdict("correct" if ok else "wrong", rule)
+    if numeric and given.places is not None:
+        return verdict(*_decimal(expected, value, given.places))
+    status, rule = equivalent(expected, value, facts)
+    return verdict(status, rule)
+
+
+def _decimal(expected: sp.Expr, value: sp.Expr, places: int) -> tuple[str, tuple]:
+    """A decimal with k places is correct when it is the exact value correctly rounded."""
+    scaled = expected * sp.Integer(10) ** places
+    if scaled.is_Rational and (scaled - sp.floor(scaled)) == sp.Rational(1, 2):
+        low, high = sp.floor(scaled), sp.ceiling(scaled)
+        ok = value * 10 ** places in (low, high)
+        return ("correct" if ok else "wrong"), ("tie", places)
+    return ("correct" if value == rounded(expected, places) else "wrong"), ("places", places)
+
+
+def rounded(expected: sp.Expr, places: int) -> sp.Rational:
+    """The exact value rounded to `places` decimal places (negative: tens, hundreds, ...)."""
+    if expected.is_Rational:
+        scaled = expected * sp.Rational(10) ** places
+        units = sp.floor(abs(scaled) + sp.Rational(1, 2)) * (1 if scaled >= 0 else -1)
+    else:
+        ctx = context(max(places, 0) + 30 + max(0, _magnitude(expected)))
+        units = int(ctx.nint(to_mpf(ctx, expected, {}) * ctx.mpf(10) ** places))
+    return sp.Rational(units) / sp.Rational(10) ** places
+
+
+def _magnitude(value: sp.Expr) -> int:
+    """floor(log10 |value|), 0 for zero."""
+    if value == 0:
+        return 0
+    ctx = context(30)
+    return int(ctx.floor(ctx.log10(abs(to_mpf(ctx, value, {})))))
+
+
+def _within(expected: sp.Expr, value: sp.Expr, grading: Grading) -> tuple[tuple, bool]:
+    ctx = context(SCREEN_DIGITS)
+    difference = abs(to_mpf(ctx, expected - value, {}))
+    if grading.tolerance is not None:
+        return ("tolerance", grading.tolerance), difference <= to_mpf(ctx, grading.tolerance, {})
+    bound = to_mpf(ctx, grading.relative, {}) * abs(to_mpf(ctx, expected, {}))
+    return ("relative", grading.relative), difference <= bound
+
+
+def equivalent(expected: sp.Expr, value: sp.Expr, facts: Facts) -> tuple[str, tuple]:
+    """Exact equivalence: screened numerically, then proved by SymPy; else undecided."""
+    points = facts.sample_points()
+    if _differs(expected, value, points, SCREEN_DIGITS):
+        return "wrong", ("exact",)
+    difference = expected - value
+    for attempt in (lambda d: sp.expand(sp.numer(sp.together(d))), sp.simplify):
+        if attempt(difference) == 0:
+            return "correct", ("exact",)
+    if _differs(expected, value, points, CONFIRM_DIGITS):
+        return "wrong", ("exact",)
+    return "undecided", ("numeric", CONFIRM_DIGITS)
+
+
+def _differs(expected: sp.Expr, value: sp.Expr, points, digits: int) -> bool:
+    ctx = context(digits)
+    for values in points:
+        a, b = to_mpf(ctx, expected, values), to_mpf(ctx, value, values)
+        if abs(a - b) > ctx.mpf(10) ** (5 - digits) * max(ctx.one, abs(a)):
+            return True
+    return False
+

@@ -1,0 +1,83 @@
+"""What judging returns: verdicts on claims and entries, a verification, graded students, mistakes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import sympy as sp
+
+STATUSES = ("correct", "wrong", "undecided", "invalid")
+
+
+def overall(statuses) -> str:
+    """invalid > wrong > undecided > correct."""
+    found = set(statuses)
+    return next((s for s in ("invalid", "wrong", "undecided") if s in found), "correct")
+
+
+@dataclass(frozen=True)
+class EntryVerdict:
+    """One entry: where (0-based row, column; None for a whole value), status, rule, values."""
+
+    position: tuple[int, int] | None
+    status: str
+    rule: tuple  # ("exact",), ("places", k), ("tie", k), ("tolerance", t), ("relative", t),
+    # ("sigfigs", n), ("shape",), ("numeric", digits)
+    expected: object  # an exact value, or a shape (rows, columns)
+    given: str
+    note: str = ""
+    expected_decimal: str | None = None  # the expected value to FEEDBACK_PLACES places
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """One claim: its key, overall status, the entries judged and a note on the whole claim."""
+
+    key: str
+    status: str
+    entries: tuple[EntryVerdict, ...]
+    note: str = ""
+    note_values: tuple = ()
+    diagnosis: str | None = None  # the name of a known mistake whose result the claim matches
+
+
+@dataclass(frozen=True)
+class Verification:
+    """The verdict on each claim, in the order given."""
+
+    verdicts: tuple[Verdict, ...]
+    title: str | None = None
+
+    @property
+    def status(self) -> str:
+        return overall(v.status for v in self.verdicts)
+
+    @property
+    def passed(self) -> bool:
+        return all(v.status == "correct" for v in self.verdicts)
+
+
+@dataclass(frozen=True)
+class Graded:
+    """One student's verdicts (one per key) and score (the number of correct claims)."""
+
+    student: str
+    verdicts: tuple[Verdict, ...]
+
+    @property
+    def score(self) -> int:
+        return sum(v.status == "correct" for v in self.verdicts)
+
+
+@dataclass(frozen=True)
+class Mistake:
+    """What one mistake gives: its name, the mistaken A and O, or why it does not apply."""
+
+    name: str
+    A: sp.ImmutableMatrix | None
+    O: sp.ImmutableMatrix | None
+    reason: str = ""  # "not_applicable" or "same_result" when A and O are None
+
+    @property
+    def applies(self) -> bool:
+        return self.A is not None

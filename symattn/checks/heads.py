@@ -1,0 +1,21 @@
+"""Checks of a multi-head trace: every head's own checks, and Concat(heads) W_O against mpmath."""
+
+from __future__ import annotations
+
+from ..model import HeadsReport, MultiHeadTrace
+from ..numeric import context, recompute, to_mpf
+from .invariants import check
+
+
+def check_heads(trace: MultiHeadTrace, digits: int = 50) -> HeadsReport:
+    """Check every head, then recompute Concat(heads) W_O numerically and compare."""
+    ctx = context(digits)
+    outputs = [recompute(t.problem, digits)["O"] for t in trace.heads]
+    concat = [[x for head in outputs for x in head[i]] for i in range(trace.concat.rows)]
+    W_O = trace.problem.W_O
+    worst = ctx.zero
+    for i in range(trace.output.rows):
+        for c in range(trace.output.cols):
+            value = ctx.fsum(concat[i][k] * to_mpf(ctx, W_O[k, c], {}) for k in range(W_O.rows))
+            worst = max(worst, abs(value - to_mpf(ctx, trace.output[i, c], {})))
+    return HeadsReport(tuple(check(t, digits) for t in trace.heads), worst, digits)

@@ -1,0 +1,78 @@
+"""symattn verify and symattn grade: claimed answers judged against the exact result."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from ..answers.batch import grade
+from ..answers.verify import facts_of, mistakes_of, verify
+from ..errors import InputError
+from ..model import Facts, MultiHeadProblem, Problem, ShapeProblem
+from ..parse.claims import load_answers
+from ..parse.claims import Target, parse_key
+from ..parse.submissions import read_submissions
+from ..renderers.grades import render_grade_summary, render_grades_csv
+from ..renderers.verdicts import render_verification_json, render_verification_text
+from .loading import load, single_head
+from .output import EXIT_FAILED, EXIT_OK, progress_bar, write
+
+
+def run(args: argparse.Namespace) -> int:
+    """verify or grade the problem of args.file."""
+    problem = load(args)
+    if args.command == "verify":
+        return _verify(problem, args)
+    return _grade(single_head(problem, args.command), args)
+
+
+def _symbols(problem: Problem | ShapeProblem | MultiHeadProblem) -> dict:
+    return {s.name: s for s in getattr(problem, "symbols", ())}
+
+
+def _verify(problem: Problem | ShapeProblem | MultiHeadProblem, args: argparse.Namespace) -> int:
+    """Judge the problem's [answers] (or --answers FILE); exit 0 only if every claim is correct."""
+    claims = load_answers(Path(args.answers), _symbols(problem)) if args.answers else None
+    report = verify(problem, claims)
+    render = render_verification_json if args.format == "json" else render_verification_text
+    sys.stdout.write(render(report, args.lang))
+    return EXIT_OK if report.passed else EXIT_FAILED
+
+
+def _grade(problem: Problem | ShapeProblem, args: argparse.Namespace) -> int:
+    """Grade every student's answers; write the report; print the per-claim summary."""
+    if not 0.1 <= args.time_limit <= 600 or not 1 <= args.workers <= 64:
+        raise InputError("--time-limit must be from 0.1 to 600 seconds and --workers from 1 to 64")
+    submissions = read_submissions(Path(args.submissions))
+    if not submissions.students:
+        raise InputError("no student rows", source=args.submissions)
+    facts = facts_of(problem)
+    for column, key in enumerate(submissions.keys, start=2):
+        problem_with_key = _out_of_range(parse_key(key), facts)
+        if problem_with_key:
+            raise InputError(f"claim key {key!r}: {problem_with_key}", source=args.submissions,
+                             key="line 1", column=column)
+    bar = progress_bar("answers", "grading")
+    graded = grade(submissions, facts, problem.grading, _symbols(problem), workers=args.workers,
+                   time_limit=args.time_limit, progress=bar.update if bar else None,
+                   mistakes=mistakes_of(problem))
+    if bar:
+        bar.close()
+    if args.output:
+        write(render_grades_csv(submissions.keys, graded, args.lang), args.output)
+    sys.stdout.write(render_grade_summary(submissions.keys, graded, args.lang))
+    return EXIT_OK
+
+
+def _out_of_range(target: Target, facts: Facts) -> str | None:
+    """Why a claim key cannot be answered for this problem (None if it can)."""
+    if target.kind == "scalar":
+        return None if target.name in facts.scalars else "not given by this problem"
+    if target.kind != "shape" and facts.matrices is None:
+        return "this problem gives only shapes"
+    rows, cols = facts.shapes[target.name]
+    if (target.row is not None and target.row >= rows) or \
+            (target.column is not None and target.column >= cols):
+        return f"outside {target.name}, which is {rows}x{cols}"
+    return None

@@ -1,0 +1,141 @@
+"""The command line's arguments: every subcommand and its options, built with argparse alone."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from .output import UsageError
+
+DOCUMENT_FORMATS = ("text", "json", "latex", "markdown")
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse that reports usage errors as one line with exit code 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise UsageError(f"{self.prog}: {message} (see '{self.prog} --help')")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Every subcommand and its options (argparse only: nothing heavy is imported)."""
+    parser = Parser(prog="symattn", description="Exact scaled dot-product attention, "
+                     "every stage shown and checked.")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
+    solve = commands.add_parser("solve", help="compute every stage of a problem file")
+    solve.add_argument("file", help="problem file (TOML)")
+    solve.add_argument("--format", choices=("text", "json", "latex", "markdown"), default="text")
+    solve.add_argument("--lang", choices=("en", "zh"),
+                       help="language of a derivation (latex, markdown)")
+    solve.add_argument("--detail", choices=("summary", "standard", "full"),
+                       help="summary: matrices only; standard: one row written out; full: all rows")
+    solve.add_argument("--row", type=int, help="the query row written out (1-based; default last)")
+    solve.add_argument("--places", type=int, help="decimal places shown (default 4)")
+    solve.add_argument("--figure", action="store_const", const=True,
+                       help="add a heatmap of the weights A")
+    solve.add_argument("--standalone", action="store_true",
+                       help="a complete LaTeX document instead of a fragment for \\input")
+    solve.add_argument("--digits", type=int, default=50,
+                       help="mpmath digits of the cross-check closing a derivation")
+    solve.add_argument("-o", "--output", help="write here instead of standard output")
+    check = commands.add_parser("check", help="prove the invariants and cross-check with mpmath")
+    check.add_argument("file", help="problem file (TOML)")
+    check.add_argument("--digits", type=int, default=50, help="mpmath digits (default 50)")
+    verify = commands.add_parser("verify", help="judge claimed answers against the exact result")
+    verify.add_argument("file", help="problem file (TOML), its [answers] table is judged")
+    verify.add_argument("--answers", help="a TOML file with an [answers] table to judge instead")
+    verify.add_argument("--format", choices=("text", "json"), default="text")
+    verify.add_argument("--lang", choices=("en", "zh"), default="en")
+    grade = commands.add_parser("grade", help="grade a CSV of untrusted student answers")
+    grade.add_argument("file", help="problem file (TOML)")
+    grade.add_argument("--submissions", required=True,
+                       help="CSV: a header id,<claim key>,... then one row per student")
+    grade.add_argument("-o", "--output", help="write the per-student report (CSV) here")
+    grade.add_argument("--lang", choices=("en", "zh"), default="en")
+    grade.add_argument("--time-limit", type=float, default=2.0,
+                       help="seconds one answer may take before it is marked invalid (default 2)")
+    grade.add_argument("--workers", type=int, default=2, help="worker processes (default 2)")
+    _add_analyses(commands)
+    _add_exercises(commands)
+    page = commands.add_parser("page", help="write an interactive, offline HTML course page")
+    page.add_argument("file", help="problem file (TOML)")
+    page.add_argument("--lang", choices=("en", "zh"), help="language of the page (default en)")
+    page.add_argument("--temperatures", default="1/2,17/20,1,3/2,2",
+                      help="the temperatures offered, exact, comma-separated (default "
+                           "1/2,17/20,1,3/2,2; the problem's own is added)")
+    page.add_argument("-o", "--output", help="write here instead of standard output")
+    limits = commands.add_parser("limits", help="temperature limits and derivatives of the weights")
+    limits.add_argument("file", help="problem file (TOML)")
+    limits.add_argument("--derivative", default="tau", metavar="NAME",
+                        help="differentiate A by tau (default) or a declared symbol")
+    limits.add_argument("--format", choices=("text", "latex", "markdown"), default="text")
+    limits.add_argument("--lang", choices=("en", "zh"), default="en")
+    limits.add_argument("--standalone", action="store_true")
+    limits.add_argument("-o", "--output", help="write here instead of standard output")
+    for command in (solve, check, verify, limits):
+        command.add_argument("--subs", action="append", default=[], metavar="NAME=VALUE",
+                             help="replace a declared symbol by an exact value (repeatable)")
+    return parser
+
+
+def _add_analyses(commands: Any) -> None:
+    """sweep, gradient and nonunique."""
+    sweep = commands.add_parser("sweep", help="the problem's [sweep]: weights, output, entropy "
+                                "and maximum weight at every point, with a plot")
+    _common(sweep, DOCUMENT_FORMATS + ("svg",))
+    sweep.add_argument("--image", metavar="FILE",
+                       help="markdown: show the plot from this SVG (write it with --format svg)")
+    gradient = commands.add_parser("gradient", help="exact gradients by backpropagation, "
+                                   "cross-checked by mpmath differences")
+    _common(gradient, DOCUMENT_FORMATS)
+    gradient.add_argument("--loss", choices=("sum",),
+                          help="start from the sum of O's entries (else the file's [gradient])")
+    gradient.add_argument("--digits", type=int, default=60,
+                          help="mpmath digits of the finite-difference check (default 60)")
+    nonunique = commands.add_parser("nonunique", help="all weights on the simplex that give "
+                                    "the same output, exactly")
+    _common(nonunique, DOCUMENT_FORMATS)
+
+
+def _common(parser: argparse.ArgumentParser, formats: tuple[str, ...]) -> None:
+    parser.add_argument("file", help="problem file (TOML)")
+    parser.add_argument("--format", choices=formats, default="text")
+    parser.add_argument("--lang", choices=("en", "zh"), help="language of latex and markdown")
+    parser.add_argument("--row", type=int, help="one query row (1-based)")
+    parser.add_argument("--places", type=int, help="decimal places shown (default 4)")
+    parser.add_argument("--standalone", action="store_true",
+                        help="a complete LaTeX document instead of a fragment for \\input")
+    parser.add_argument("-o", "--output", help="write here instead of standard output")
+
+
+def _add_exercises(commands: Any) -> None:
+    """generate, problemset and mistakes."""
+    generate = commands.add_parser("generate", help="fresh problems with clean exact answers "
+                                   "and an answer key")
+    generate.add_argument("--kind", default="causal", help="causal, full, cross, padding, "
+                          "temperature, or all (COUNT of each)")
+    generate.add_argument("--n", type=int, default=3, help="queries (default 3)")
+    generate.add_argument("--n-k", type=int, help="keys in cross-attention (default n + 1)")
+    generate.add_argument("--d-k", type=int, default=1, help="d_k (default 1)")
+    generate.add_argument("--d-v", type=int, default=2, help="d_v (default 2)")
+    generate.add_argument("--answers", choices=("rational", "e"), default="rational",
+                          help="rational weights (keys ln c) or weights involving e")
+    generate.add_argument("--no-scale", action="store_true",
+                          help='scale = "none": no sqrt(d_k) in the problem')
+    generate.add_argument("--count", type=int, default=10, help="problems (default 10)")
+    generate.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    generate.add_argument("--choices", action="store_true", help="also write NAME.choices.toml: "
+                          "the last row of O with the classic mistakes' rows as distractors")
+    generate.add_argument("-o", "--output", required=True, help="directory to write")
+    problemset = commands.add_parser("problemset", help="a problem set from a directory of "
+                                     "problems: questions, solutions, an answer key")
+    problemset.add_argument("directory", help="a directory of problem files (e.g. from generate)")
+    problemset.add_argument("--lang", choices=("en", "zh"), default="en")
+    problemset.add_argument("--format", choices=("latex", "markdown"),
+                            help="default: from the output name (.md: markdown), else latex")
+    problemset.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    problemset.add_argument("-o", "--output", help="write here instead of standard output")
+    mistakes = commands.add_parser("mistakes", help="the result each classic mistake gives")
+    mistakes.add_argument("file", help="problem file (TOML)")
+    mistakes.add_argument("--format", choices=("text", "json"), default="text")
+    mistakes.add_argument("--lang", choices=("en", "zh"), default="en")

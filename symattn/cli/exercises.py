@@ -1,0 +1,67 @@
+"""symattn generate, problemset and mistakes: exercises and what the classic mistakes give."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from ..answers.mistakes import mistakes
+from ..errors import InputError
+from ..exercises.generator import (
+    KINDS,
+    Settings,
+    choices_text,
+    generate,
+    write_problems,
+)
+from ..exercises.problemset import exercises, problem_files
+from ..model import Problem
+from ..parse.spec import load_problem
+from ..renderers.mistakes_doc import mistakes_json, mistakes_text
+from ..renderers.problemset_doc import render_problemset
+from .output import EXIT_OK, progress_bar, write
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run generate, problemset or mistakes; the exit code."""
+    return {"generate": _generate, "problemset": _problemset, "mistakes": _mistakes}[args.command](args)
+
+
+def _generate(args: argparse.Namespace) -> int:
+    kinds = KINDS if args.kind == "all" else (args.kind,)
+    problems = []
+    for kind in kinds:
+        settings = Settings(kind=kind, n=args.n, d_k=args.d_k, d_v=args.d_v, n_k=args.n_k,
+                            answers=args.answers, scaled=not args.no_scale)
+        problems += generate(settings, args.count, args.seed)
+    if args.choices:  # distractors come from single-head mistakes; none for [[heads]]
+        problems += [(name.replace(".toml", ".choices.toml"), choices_text(text))
+                     for name, text in list(problems) if "[[heads]]" not in text]
+    write_problems(problems, Path(args.output))
+    print(f"{len(problems)} files written to {args.output}")
+    return EXIT_OK
+
+
+def _problemset(args: argparse.Namespace) -> int:
+    if not 1 <= args.jobs <= 64:
+        raise InputError("--jobs must be from 1 to 64")
+    files = problem_files(Path(args.directory))
+    to = args.format or ("markdown" if (args.output or "").endswith(".md") else "latex")
+    bar = progress_bar("problems", "deriving")
+    parts = exercises(files, args.lang, args.jobs, bar.update if bar else None)
+    if bar:
+        bar.close()
+    write(render_problemset(parts, args.lang, to), args.output)
+    return EXIT_OK
+
+
+def _mistakes(args: argparse.Namespace) -> int:
+    problem = load_problem(Path(args.file))
+    if not isinstance(problem, Problem):
+        raise InputError("'mistakes' needs a single-head problem with values for Q, K and V",
+                         source=args.file)
+    found = mistakes(problem)
+    text = mistakes_json(found, args.lang) if args.format == "json" else \
+        mistakes_text(found, args.lang, problem.title)
+    write(text, None)
+    return EXIT_OK

@@ -1,0 +1,18 @@
+"""symattn page FILE [--lang] [--temperatures] [-o OUT]: write the offline course page."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from ..page.build import build_page, parse_temperatures
+from ..parse.spec import load_problem
+from .output import EXIT_OK, write
+
+
+def run(args: argparse.Namespace) -> int:
+    """Write the page of args.file."""
+    problem = load_problem(Path(args.file))
+    temperatures = parse_temperatures(args.temperatures)
+    write(build_page(problem, lang=args.lang, temperatures=temperatures), args.output)
+    return EXIT_OK

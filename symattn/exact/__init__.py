@@ -1,0 +1,1 @@
+"""Computing: Problem -> Trace, exactly (linear forms of logits, one fraction per row)."""

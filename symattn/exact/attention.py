@@ -1,0 +1,331 @@
+"""Problem -> Trace: the exact pipeline R = QKᵀ, S = sR, M, L = (S+M)/τ, A = softmax(L), O = AV.
+
+Only A and O are built eagerly; R, S, M, L, E and Z are built on first access (most callers
+read A and O only). Equal values share one linear form, so each distinct logit is scaled,
+divided and exponentiated once, and the row sums are built as sparse polynomials in the
+generators and turned into SymPy sums in one pass.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Callable, NamedTuple
+
+import sympy as sp
+from sympy.core.mul import _mulsort
+
+from ..errors import InputError, ProblemError
+from ..model import Lazy, Problem, Trace
+from .linear import (
+    ONE,
+    Exponentiator,
+    LinearForm,
+    add,
+    add_term,
+    build_sums,
+    collect,
+    dot,
+    linear_form,
+    multiply,
+    python_rational,
+    rational_matmul_t,
+    to_expr,
+)
+
+NEG_INF = sp.S.NegativeInfinity
+ZERO = sp.S.Zero
+Grid = list[list[LinearForm]]
+NO_BIAS: LinearForm = {}  # shared by every entry without a bias; linear forms are never mutated
+
+
+class Softmax(NamedTuple):
+    """Row-wise softmax: A, each row's numerators (by key) and shared denominator, and builders
+    of E = exp(L) and the row sums Z (run on first access)."""
+
+    A: sp.ImmutableMatrix
+    fractions: list[tuple[dict[int, sp.Expr], sp.Expr] | None]
+    exponentials: Callable[[], sp.ImmutableMatrix]
+    sums: Callable[[], tuple[sp.Expr | None, ...]]
+
+
+def attend(problem: Problem) -> Trace:
+    """Compute every stage of scaled dot-product attention exactly."""
+    readable = readable_entries(problem)
+    fully_masked = tuple(i for i, row in enumerate(readable) if not any(row))
+    _refuse_fully_masked(problem, fully_masked)
+    raw = raw_scores(problem)
+    bias = _bias_forms(problem)
+    scaled, logits = logit_forms(problem, raw, bias, readable)
+    soft = softmax_rows(problem, logits, fully_masked)
+    return Trace(
+        problem=problem,
+        R=Lazy(lambda: _matrix(raw)), S=Lazy(lambda: _matrix(scaled)),
+        M=Lazy(lambda: _mask_matrix(bias, readable)), L=Lazy(lambda: _matrix(logits)),
+        E=Lazy(soft.exponentials), Z=Lazy(soft.sums), A=soft.A, O=_outputs(problem, soft),
+        readable=readable, fully_masked_rows=fully_masked,
+    )
+
+
+def logit_forms(problem: Problem, raw: Grid, bias: Grid, readable: tuple[tuple[bool, ...], ...]
+                ) -> tuple[Grid, list[list[LinearForm | None]]]:
+    """S = s R and L = (S + M)/τ as linear forms, once per distinct (score, bias) pair."""
+    scale, inverse_tau = linear_form(problem.scale_factor), linear_form(1 / problem.temperature)
+    scaled_of: dict[int, LinearForm] = {}  # by id: the forms stay alive in raw and bias
+    logit_of: dict[tuple[int, int], LinearForm] = {}
+
+    def scaled(r: LinearForm) -> LinearForm:
+        return scaled_of[id(r)] if id(r) in scaled_of else \
+            scaled_of.setdefault(id(r), multiply(r, scale))
+
+    def logit(r: LinearForm, b: LinearForm) -> LinearForm:
+        key = (id(r), id(b))
+        return logit_of[key] if key in logit_of else \
+            logit_of.setdefault(key, multiply(add(scaled(r), b), inverse_tau))
+    return ([[scaled(r) for r in row] for row in raw],
+            [[logit(r, b) if ok else None for r, b, ok in zip(*rows)]
+             for rows in zip(raw, bias, readable)])
+
+
+def readable_entries(problem: Problem) -> tuple[tuple[bool, ...], ...]:
+    """Which keys each query may read: every mask given, combined by AND."""
+    n_q, n_k = problem.n_q, problem.n_k
+    rows = []
+    for i in range(n_q):
+        row = []
+        for j in range(n_k):
+            ok = True
+            if problem.mask == "causal":
+                ok = j <= i
+            elif problem.mask == "causal-bottom-right":
+                ok = j <= i + n_k - n_q
+            if problem.keep is not None:
+                ok = ok and problem.keep[i][j]
+            if problem.key_lengths is not None:
+                ok = ok and j < problem.key_lengths[i]
+            if problem.bias is not None:
+                ok = ok and problem.bias[i, j] != NEG_INF
+            row.append(ok)
+        rows.append(tuple(row))
+    return tuple(rows)
+
+
+def _refuse_fully_masked(problem: Problem, rows: tuple[int, ...]) -> None:
+    if rows and problem.fully_masked == "error":
+        i = rows[0]
+        label = problem.row_labels[i]
+        named = f" ({label})" if label != str(i + 1) else ""
+        raise ProblemError(
+            f"query row {i + 1}{named} may read no key, so its softmax is 0/0; set "
+            'attention.fully_masked = "zero" or "uniform" to choose a policy',
+            source=problem.source, key="attention")
+
+
+def raw_scores(problem: Problem) -> Grid:
+    """R = Q Kᵀ as linear forms, with an integer fast path for rational Q and K.
+
+    Equal scores share one form (the later stages are computed once per distinct form).
+    """
+    forms: dict[sp.Expr, LinearForm] = {}
+    q_rows, k_rows = ([[forms[x] if x in forms else forms.setdefault(x, linear_form(x))
+                        for x in row] for row in m.tolist()] for m in (problem.Q, problem.K))
+    if all(set(f) <= {ONE} for row in q_rows + k_rows for f in row):
+        rational = rational_matmul_t([[f.get(ONE, Fraction(0)) for f in row] for row in q_rows],
+                                     [[f.get(ONE, Fraction(0)) for f in row] for row in k_rows])
+        return _shared([[{ONE: x} if x else {} for x in row] for row in rational])
+    products: dict[tuple[int, int], LinearForm] = {}  # by the ids of two shared forms
+
+    def product(a: LinearForm, b: LinearForm) -> LinearForm:
+        key = (id(a), id(b))
+        return products[key] if key in products else products.setdefault(key, multiply(a, b))
+    if problem.d_k == 1:  # one product per score: share it (forms are never mutated)
+        return _shared([[product(q[0], k[0]) for k in k_rows] for q in q_rows])
+    return _shared([[dot(q, k, product) for k in k_rows] for q in q_rows])
+
+
+def _shared(grid: Grid) -> Grid:
+    """The grid with equal forms replaced by one object."""
+    seen: dict[tuple, LinearForm] = {}
+    return [[seen.setdefault(tuple(f.items()), f) for f in row] for row in grid]
+
+
+def _bias_forms(problem: Problem) -> Grid:
+    if problem.bias is None:
+        return [[NO_BIAS] * problem.n_k for _ in range(problem.n_q)]
+    return _shared([[NO_BIAS if x == NEG_INF else linear_form(x) for x in problem.bias.row(i)]
+                    for i in range(problem.n_q)])
+
+
+def softmax_rows(problem: Problem, logits: list[list[LinearForm | None]],
+                 fully_masked: tuple[int, ...]) -> Softmax:
+    """exp of every readable logit, the row sums, and the weights as shared-denominator fractions."""
+    exponentiator = Exponentiator(f for row in logits for f in row if f is not None)
+    numerators: list[dict[int, sp.Expr] | None] = []
+    for i, row in enumerate(logits):
+        if i in fully_masked:
+            numerators.append(None)
+            continue
+        readable = [j for j, f in enumerate(row) if f is not None]
+        try:
+            _, shifted = exponentiator.row([row[j] for j in readable])
+        except InputError as error:
+            raise ProblemError(f"query row {i + 1}: {error.reason}", source=problem.source,
+                               key="input") from None
+        numerators.append(dict(zip(readable, shifted)))
+    denominators = iter(sums_of([list(nums.values()) for nums in numerators if nums is not None]))
+    fractions = [None if nums is None else (nums, next(denominators)) for nums in numerators]
+    n_k = problem.n_k
+    A = []
+    for i, fraction in enumerate(fractions):
+        if fraction is None:
+            A.extend([ZERO if problem.fully_masked == "zero" else sp.Rational(1, n_k)] * n_k)
+            continue
+        nums, denominator = fraction
+        divide = _divider(denominator)
+        A.extend(divide(nums[j]) if j in nums else ZERO for j in range(n_k))
+    return Softmax(_immutable(problem.n_q, n_k, A), fractions,
+                   lambda: _exponentials(problem, logits, exponentiator),
+                   lambda: _row_sums(logits, exponentiator, fully_masked))
+
+
+def _exponentials(problem: Problem, logits: list[list[LinearForm | None]],
+                  exponentiator: Exponentiator) -> sp.ImmutableMatrix:
+    """E = exp(L), 0 where masked (every entry of a fully masked row)."""
+    return _immutable(problem.n_q, problem.n_k, [
+        ZERO if f is None else exponentiator.value(*exponentiator.split(f))
+        for row in logits for f in row])
+
+
+def _row_sums(logits: list[list[LinearForm | None]], exponentiator: Exponentiator,
+              fully_masked: tuple[int, ...]) -> tuple[sp.Expr | None, ...]:
+    """Z_i = the sum of row i of E (None for a fully masked row)."""
+    rows = [i for i in range(len(logits)) if i not in fully_masked]
+    plain = [[exponentiator.value(*exponentiator.split(f)) for f in logits[i] if f is not None]
+             for i in rows]
+    sums = dict(zip(rows, sums_of(plain)))
+    return tuple(sums.get(i) for i in range(len(logits)))
+
+
+def sums_of(groups: list[list[sp.Expr]]) -> list[sp.Expr]:
+    """sp.Add(*group) for each group (the same objects), built together by build_sums."""
+    split: dict[sp.Expr, tuple[Fraction, sp.Expr] | None] = {}
+    polynomials, direct = [], {}
+    for k, group in enumerate(groups):
+        terms = [split[x] if x in split else split.setdefault(x, add_term(x)) for x in group]
+        if any(t is None for t in terms):
+            direct[k] = sp.Add(*group)
+            polynomials.append({})
+        else:
+            polynomials.append(collect(terms))
+    built = build_sums(polynomials)
+    return [direct.get(k, value) for k, value in enumerate(built)]
+
+
+def _divider(denominator: sp.Expr) -> Callable[[sp.Expr], sp.Expr]:
+    """x -> x / denominator as one fraction (the inverse built once per row)."""
+    if denominator.is_Rational:
+        return lambda x: ZERO if _is_zero(x) else x / denominator
+    inverse = sp.Pow(denominator, -1)
+    return lambda x: ZERO if _is_zero(x) else _times(x, inverse)
+
+
+def _times(x: sp.Expr, inverse: sp.Expr) -> sp.Expr:
+    """sp.Mul(x, inverse) for x = e, c*e (e an exp) or a rational c, without Mul.flatten:
+    the factors only need Mul's canonical order (nothing in them combines with 1/(sum))."""
+    if isinstance(x, sp.exp):
+        factors = [inverse, x]
+    elif x.is_Mul and len(x.args) == 2 and x.args[0].is_Rational and isinstance(x.args[1], sp.exp):
+        factors = [inverse, x.args[1]]
+        _mulsort(factors)
+        return sp.Mul._from_args([x.args[0], *factors], True)
+    else:
+        return sp.Mul(x, inverse)
+    _mulsort(factors)
+    return sp.Mul._from_args(factors, True)
+
+
+def _is_zero(x: sp.Expr) -> bool:
+    return x is ZERO or (x.is_Number and x == 0)
+
+
+def _outputs(problem: Problem, soft: Softmax) -> sp.ImmutableMatrix:
+    """O = A V: one fraction over the row's denominator (c if the numerator is c times it)."""
+    V, A, d_v = problem.V, soft.A, problem.d_v
+    v_rows = V.tolist()
+    rational_v = [[python_rational(x) for x in row] for row in v_rows] \
+        if all(x.is_Rational for row in v_rows for x in row) else None
+    rows: list[list[sp.Expr] | None] = []
+    groups: list[tuple[int, int, dict]] = []  # (row, column, polynomial) built together
+    whole: dict[tuple[int, int], sp.Expr] = {}  # (row, column) -> O entry
+    for i, fraction in enumerate(soft.fractions):
+        if fraction is None:
+            rows.append([sp.Add(*(A[i, j] * V[j, c] for j in range(problem.n_k)))
+                         for c in range(d_v)])
+            continue
+        nums, denominator = fraction
+        terms = {j: add_term(x) for j, x in nums.items()} if rational_v else {}
+        if rational_v is None or not all(_plain_unit(t) for t in terms.values()):
+            divide = _divider(denominator)
+            rows.append([divide(sp.Add(*(x * V[j, c] for j, x in nums.items())))
+                         for c in range(d_v)])
+            continue
+        rows.append(None)
+        denominator_poly = collect(terms.values())
+        for c in range(d_v):
+            poly = collect((coefficient * rational_v[j][c], unit)
+                           for j, (coefficient, unit) in terms.items())
+            ratio = _ratio(poly, denominator_poly)
+            if ratio is None:
+                groups.append((i, c, poly))
+            else:  # every readable value in the column equal: O is it, not (3 + 3t)/(1 + t)
+                whole[i, c] = sp.Rational(ratio.numerator, ratio.denominator)
+    built = build_sums([poly for _, _, poly in groups])
+    dividers = {i: _divider(soft.fractions[i][1]) for i, _, _ in groups}
+    whole.update({(i, c): dividers[i](value) for (i, c, _), value in zip(groups, built)})
+    flat = [x for i, row in enumerate(rows)
+            for x in (row if row is not None else [whole[i, c] for c in range(d_v)])]
+    return _immutable(problem.n_q, d_v, flat)
+
+
+def _ratio(numerator: dict, denominator: dict) -> Fraction | int | None:
+    """r when numerator = r * denominator term by term (r rational, not 0), else None."""
+    num = {u: c for u, c in numerator.items() if c}
+    den = {u: c for u, c in denominator.items() if c}
+    if not num or num.keys() != den.keys():
+        return None
+    first = next(iter(den))
+    r = Fraction(num[first]) / den[first]
+    return r if all(num[u] == r * c for u, c in den.items()) else None
+
+
+def _plain_unit(term: tuple[Fraction, sp.Expr] | None) -> bool:
+    """True when a rational times this term's unit is collected exactly as Add and Mul do:
+    no power of a number inside, which Mul would merge with the rational coefficient."""
+    return term is not None and not any(
+        f.is_Pow and f.base.is_Number for f in sp.Mul.make_args(term[1]))
+
+
+def _immutable(rows: int, cols: int, flat: list[sp.Expr]) -> sp.ImmutableMatrix:
+    """ImmutableMatrix(rows, cols, flat) for SymPy entries, without re-sympifying them or
+    comparing each with 0 through sympify (what the constructor does, at 1-2 µs an entry)."""
+    build = getattr(sp.ImmutableMatrix, "_dod_to_DomainMatrix", None)
+    if build is None:  # another SymPy version: the public constructor
+        return sp.ImmutableMatrix._new(rows, cols, flat, copy=False)
+    nonzero: dict[int, dict[int, sp.Expr]] = {}
+    for k, x in enumerate(flat):
+        if not _is_zero(x):
+            i, j = divmod(k, cols)
+            nonzero.setdefault(i, {})[j] = x
+    return sp.ImmutableMatrix._fromrep(build(rows, cols, nonzero, set(map(type, flat))))
+
+
+def _matrix(grid: list[list[LinearForm | None]]) -> sp.ImmutableMatrix:
+    built: dict[int, sp.Expr] = {}
+    flat = [NEG_INF if f is None else built[id(f)] if id(f) in built
+            else built.setdefault(id(f), to_expr(f)) for row in grid for f in row]
+    return _immutable(len(grid), len(grid[0]), flat)
+
+
+def _mask_matrix(bias: Grid, readable: tuple[tuple[bool, ...], ...]) -> sp.ImmutableMatrix:
+    flat = [to_expr(b) if ok else NEG_INF for row, oks in zip(bias, readable)
+            for b, ok in zip(row, oks)]
+    return _immutable(len(bias), len(bias[0]), flat)

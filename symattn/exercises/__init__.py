@@ -1,0 +1,1 @@
+"""Exercises: fresh problems with readable answers, and problem sets with worked solutions."""

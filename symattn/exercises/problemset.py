@@ -1,0 +1,58 @@
+"""A directory of problem files -> each problem's derivation, computed in worker processes."""
+
+from __future__ import annotations
+
+import multiprocessing
+from pathlib import Path
+from typing import Callable
+
+from ..checks.invariants import check
+from ..derivation import Options, derive
+from ..errors import InputError
+from ..exact.attention import attend
+from ..limits import MAX_PROBLEMS
+from ..model import Problem
+from ..parse.spec import load_problem
+from ..renderers.problemset_doc import Exercise, exercise
+
+
+def problem_files(directory: Path) -> list[Path]:
+    """The problem files of a set, in name order (multiple-choice sidecars left out)."""
+    if not directory.is_dir():
+        raise InputError("not a directory", source=str(directory))
+    files = sorted(p for p in directory.glob("*.toml") if not p.name.endswith(".choices.toml"))
+    if not files:
+        raise InputError("no problem files (*.toml)", source=str(directory))
+    if len(files) > MAX_PROBLEMS:
+        raise InputError(f"{len(files)} problem files (limit {MAX_PROBLEMS})", source=str(directory))
+    return files
+
+
+def exercise_of(job: tuple[str, str]) -> Exercise:
+    """Load, solve, check and derive one problem (run in a worker)."""
+    path, lang = job
+    problem = load_problem(Path(path))
+    if not isinstance(problem, Problem):
+        raise InputError("a problem set takes single-head problems with values", source=path)
+    trace = attend(problem)
+    return exercise(derive(trace, check(trace, digits=30), Options(lang=lang, detail="standard")))
+
+
+def exercises(files: list[Path], lang: str, jobs: int = 1,
+              progress: Callable[[int, int], None] | None = None) -> list[Exercise]:
+    """Every problem's parts in file order; `jobs` > 1 uses forked worker processes."""
+    tasks = [(str(path), lang) for path in files]
+    if jobs <= 1:
+        out = []
+        for k, task in enumerate(tasks, start=1):
+            out.append(exercise_of(task))
+            if progress:
+                progress(k, len(tasks))
+        return out
+    with multiprocessing.get_context("fork").Pool(min(jobs, len(tasks))) as pool:
+        out = []
+        for k, result in enumerate(pool.imap(exercise_of, tasks), start=1):
+            out.append(result)
+            if progress:
+                progress(k, len(tasks))
+        return out

@@ -1,0 +1,232 @@
+"""Page data: every state of the interactive page (temperature x mask), computed exactly, as JSON.
+
+Math is kept as TeX in a MathStore and referred to by number; the page typesets the store once
+with KaTeX, so a formula shared by several states is stored (and shipped) once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import sympy as sp
+
+from ..checks.invariants import check
+from ..derivation import Derivation, Options, derive
+from ..errors import InputError
+from ..exact.attention import attend
+from ..exact.substitute import substitute
+from ..model import Problem, ShapeProblem
+from ..numeric import decimal_string
+from ..renderers.document import (
+    Block,
+    Display,
+    Heading,
+    Items,
+    Paragraph,
+    Segment,
+    check_blocks,
+    row_blocks,
+)
+from ..renderers.markdown import block as markdown_block
+from ..renderers.phrases import PHRASES
+from ..renderers.printer import escape_text, math
+from .phrases import page_phrases
+
+TABLES = ("Q", "K", "V", "R", "S", "M", "L", "A", "O")
+STATE_TABLES = TABLES[3:]
+WORDS = {"Q": "queries", "K": "keys", "V": "values", **{s: f"stage_{s}" for s in STATE_TABLES}}
+HEADINGS = {"Q": "Q", "K": "K", "V": "V", "R": r"R = QK^{\mathsf T}", "M": "M",
+            "L": r"L = \frac{S + M}{\tau}", "A": r"A = \operatorname{softmax}(L)", "O": "O = AV"}
+SCALED = {None: r"S = \frac{QK^{\mathsf T}}{\sqrt{d_k}}", 1: r"S = QK^{\mathsf T}"}
+STEP_FORMULAS = (r"Q = HW_Q,\quad K = HW_K,\quad V = HW_V", r"R = QK^{\mathsf T}",
+                 r"L = \frac{S + M}{\tau},\quad A = \operatorname{softmax}(L)",
+                 r"O_{i} = \sum_{j} A_{ij}\, v_j")
+Json = dict[str, Any]
+
+
+class MathStore:
+    """TeX items (inline or display), each stored once and referred to by its index."""
+
+    def __init__(self) -> None:
+        self.items: list[tuple[str, bool]] = []
+        self._index: dict[tuple[str, bool], int] = {}
+
+    def add(self, tex: str, display: bool = False) -> int:
+        key = (tex, display)
+        if key not in self._index:
+            self._index[key] = len(self.items)
+            self.items.append(key)
+        return self._index[key]
+
+
+def collect(problem: Problem | ShapeProblem, temperatures: list[sp.Expr], lang: str,
+            store: MathStore) -> Json:
+    """Everything the page shows, for every state of its controls (math as store indices)."""
+    if isinstance(problem, ShapeProblem):
+        return shapes_data(problem, lang, store)
+    options = dict(problem.presentation)
+    places = int(options.get("places", 4))
+    taus = temperature_choices(problem, temperatures)
+    masks = {"on": problem.mask if problem.mask != "none" else "causal", "off": "none"}
+    variants: dict[str, Json] = {}
+    failures: list[InputError] = []
+    for k, tau in enumerate(taus):
+        for state, kind in masks.items():
+            try:
+                variants[f"{k}:{state}"] = variant(problem, tau, kind, lang, places, store)
+            except InputError as error:  # this state shows its reason; the others still work
+                failures.append(error)
+                variants[f"{k}:{state}"] = {"error": str(shown_error(error))}
+    if len(failures) == len(variants):
+        raise failures[0]
+    p = problem
+    return {
+        **common(p, lang, store, places), "kind": "values",
+        "inputs": {name: grid(store, getattr(p, name), None, None if p.symbols else places)
+                   for name in "QKV"},
+        "temperatures": [{"key": key(t), "m": store.add(math(t)), "dec": short_decimal(t, places)}
+                         for t in taus],
+        "maskLabel": "causal_mask_bottom_right" if masks["on"] == "causal-bottom-right"
+                     else "causal_mask",
+        "defaults": {"row": int(options.get("row") or p.n_q), "tau": key(p.temperature),
+                     "mask": "on" if p.mask != "none" else "off", "step": 1},
+        "variants": variants,
+    }
+
+
+def shown_error(error: InputError) -> InputError:
+    """The error as a page shows it: the file by its name, not by where it was read from."""
+    source = Path(error.source).name if error.source else None
+    return InputError(error.reason, source=source, key=error.key, column=error.column)
+
+
+def common(p: Problem | ShapeProblem, lang: str, store: MathStore, places: int) -> Json:
+    """What every page has: title, sizes, labels, table headings, the words of the page."""
+    rows = p.row_labels if isinstance(p, Problem) else tuple(str(i + 1) for i in range(p.n_q))
+    cols = p.column_labels if isinstance(p, Problem) else tuple(str(j + 1) for j in range(p.n_k))
+    for label in (p.title or "", *rows, *cols):
+        escape_text(label)  # refuses control and bidi characters, as every renderer does
+    scale = getattr(p, "scale", None)
+    headings = {**HEADINGS, "S": SCALED.get(scale, r"S = s\,QK^{\mathsf T}")}
+    return {
+        "lang": lang, "title": p.title or Path(p.source).parent.name or p.source,
+        "source": Path(p.source).name, "places": places,
+        "sizes": {"n_q": p.n_q, "n_k": p.n_k, "d_k": p.d_k, "d_v": p.d_v},
+        "rowLabels": list(rows), "colLabels": list(cols),
+        "headings": {name: store.add(headings[name]) for name in TABLES},
+        "stepMath": [store.add(tex) for tex in STEP_FORMULAS],
+        "rowMath": {letter: [store.add(f"{letter}_{{{i}}}") for i in range(1, p.n_q + 1)]
+                    for letter in ("q", "O")},
+        "words": {name: PHRASES[WORDS[name]][lang] for name in TABLES},
+        "phrases": page_phrases(lang),
+    }
+
+
+def shapes_data(p: ShapeProblem, lang: str, store: MathStore) -> Json:
+    """A problem that gives only shapes: the nine shapes and the two constraints."""
+    return {**common(p, lang, store, 4), "kind": "shapes", "defaults": {"row": p.n_q, "step": 1},
+            "shapes": {name: list(shape) for name, shape in p.shapes.items()}}
+
+
+def temperature_choices(problem: Problem, temperatures: list[sp.Expr]) -> list[sp.Expr]:
+    """The listed temperatures and the problem's own, each once, smallest first."""
+    unique: dict[sp.Expr, None] = dict.fromkeys([*temperatures, problem.temperature])
+    return sorted(unique, key=lambda t: (not t.is_number, float(t) if t.is_number else 0.0))
+
+
+def key(value: sp.Expr) -> str:
+    """A value as URL-friendly text: 17/20, 3/2, 1."""
+    return str(value).replace(" ", "")
+
+
+def short_decimal(value: sp.Expr, places: int) -> str | None:
+    """The decimal of a non-integer, without trailing zeros when it is exact: 0.85, 1.4142."""
+    if value.is_Integer or not value.is_number:
+        return None
+    text = decimal_string(value, places)
+    exact = value.is_Rational and sp.Rational(text) == value
+    return text.rstrip("0").rstrip(".") if exact else text
+
+
+def at_temperature(problem: Problem, tau: sp.Expr) -> Problem:
+    """The problem at temperature tau: a temperature given as a declared symbol takes the value
+    everywhere the symbol appears (the one substitution), any other is replaced."""
+    t = problem.temperature
+    if tau == t:
+        return problem
+    if t in problem.symbols and tau.is_number:
+        return substitute(problem, {t: tau})
+    return replace(problem, temperature=tau)
+
+
+def variant(problem: Problem, tau: sp.Expr, mask: str, lang: str, places: int,
+            store: MathStore) -> Json:
+    """One state of the controls: the six computed tables, the row derivations and the checks.
+
+    Raises:
+        InputError: the state cannot be computed (a row that may read no key, by default).
+    """
+    at = at_temperature(problem, tau)
+    trace = attend(replace(at, mask=mask))
+    report = check(trace)
+    d = derive(trace, report, Options(lang=lang, detail="full", places=places))
+    exact = not at.symbols
+    tables = {name: grid(store, d.display.get(name, trace.stage(name)), trace.stage(name),
+                         places if exact else None) for name in STATE_TABLES}
+    return {
+        "tables": tables,
+        "names": [block_json(store, b) for b in names_blocks(d)],
+        "readable": [[int(ok) for ok in row] for row in trace.readable],
+        "weights": d.decimals.get("A"), "outputs": d.decimals.get("O"),
+        "rows": [[block_json(store, b) for b in row_blocks(d, steps)] for steps in d.rows],
+        "checks": [block_json(store, b) for b in check_blocks(d)],
+        "passed": report.passed,
+    }
+
+
+def grid(store: MathStore, shown: sp.ImmutableMatrix, exact: sp.ImmutableMatrix | None,
+         places: int | None) -> list[list[list[Any]]]:
+    """Cells [math index, decimal or None]: decimals beside every non-integer finite entry."""
+    exact = shown if exact is None else exact
+    return [[[store.add(math(shown[i, j])), cell_decimal(exact[i, j], places)]
+             for j in range(shown.cols)] for i in range(shown.rows)]
+
+
+def cell_decimal(value: sp.Expr, places: int | None) -> str | None:
+    if places is None or value.is_Integer or value is sp.S.NegativeInfinity:
+        return None
+    return decimal_string(value, places)
+
+
+def names_blocks(d: Derivation) -> list[Block]:
+    """The named subexpressions (t = e^..., p = ...), as the derivation's "names" block writes them."""
+    if not d.names:
+        return []
+    approx = [rf" \approx {n.decimal}" if n.decimal is not None else "" for n in d.names]
+    return [Display(tuple(f"{math(n.symbol)} &= {math(n.value)}{a}"
+                          for n, a in zip(d.names, approx)))]
+
+
+def block_json(store: MathStore, b: Block) -> Json:
+    """A derivation block as JSON: text stays text (the page sets it as text), math goes to the store."""
+    if isinstance(b, Heading):
+        return {"k": "h", "s": segments_json(store, b.segments)}
+    if isinstance(b, Paragraph):
+        return {"k": "p", "s": segments_json(store, b.segments)}
+    if isinstance(b, Display):
+        tex = markdown_block(b).removeprefix("$$\n").removesuffix("\n$$")
+        return {"k": "d", "m": store.add(tex, True)}
+    if isinstance(b, Items):
+        return {"k": "i", "items": [segments_json(store, item) for item in b.items]}
+    raise TypeError(f"a page does not show {type(b).__name__} blocks")
+
+
+def segments_json(store: MathStore, segments: tuple[Segment, ...]) -> list[str | int]:
+    out: list[str | int] = []
+    for kind, content in segments:
+        if kind == "label":
+            escape_text(content)
+        out.append(store.add(content) if kind == "math" else content)
+    return out

@@ -1,0 +1,1 @@
+"""Reading: user text and files -> exact values, a Problem, claims and options (never evaluated)."""

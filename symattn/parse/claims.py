@@ -1,0 +1,263 @@
+"""Claimed answers -> Claim: what a key addresses (A, "A[3]", "A[3,1]", "O[:,2]", "shape(O)", d_k)
+and the given entries, each parsed by the project's parser or kept with the reason it was refused;
+the [answers] and [grading] tables of a problem file or of a separate answers file.
+
+A claim's text is untrusted (it may be a student's): structure is scanned here, each entry goes
+through parse_expression, and nothing here raises for a bad entry: it becomes an invalid Given.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping
+
+import sympy as sp
+
+from ..errors import InputError
+from ..limits import MAX_CLAIM_LENGTH, MAX_SIGFIGS
+from ..model import Grading
+from .expressions import parse_expression
+from .files import decode_toml, read_text
+from .tokens import fold
+
+SCALARS = ("n_q", "n_k", "d_k", "d_v", "tau", "s")
+_KEY = re.compile(r"^(?P<stage>[QKVRSMLAO])(?:\[(?P<row>\d+|:)(?:,(?P<column>\d+|:))?\])?$")
+_SHAPE_KEY = re.compile(r"^shape\((?P<stage>[QKVRSMLAO])\)$")
+_SHAPE_VALUE = re.compile(r"^(\d{1,4})[x*](\d{1,4})$")
+_DECIMAL = re.compile(r"^[+-]?(\d*)\.(\d+)$")
+
+
+@dataclass(frozen=True)
+class Target:
+    """What a claim addresses; rows and columns 0-based, None where the whole axis is meant."""
+
+    kind: str  # "stage" | "row" | "column" | "entry" | "shape" | "scalar"
+    name: str  # a stage letter or a scalar name
+    row: int | None = None
+    column: int | None = None
+
+
+@dataclass(frozen=True)
+class Given:
+    """One given entry: its text, its exact value (None if refused), its decimal places if any."""
+
+    text: str
+    value: sp.Expr | None
+    places: int | None = None
+    error: str | None = None
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A claimed answer: the key as written, its target, and the given entries as rows."""
+
+    key: str
+    target: Target
+    rows: tuple[tuple[Given, ...], ...]
+    shape: tuple[int, int] | None = None  # for shape claims
+    error: str | None = None  # the whole value is unreadable
+
+
+def parse_key(key: str) -> Target:
+    """'A', 'A[3]', 'A[3,1]', 'O[:,2]', 'shape(O)' or a scalar name, 1-based as written."""
+    compact = "".join(key.split())
+    if compact in SCALARS:
+        return Target("scalar", compact)
+    if (match := _SHAPE_KEY.match(compact)):
+        return Target("shape", match["stage"])
+    match = _KEY.match(compact)
+    if not match:
+        raise InputError(f"unknown claim key {key!r}; keys look like A, A[3], A[3,1], O[:,2], "
+                         f"shape(O) or one of {', '.join(SCALARS)}")
+    row, column = match["row"], match["column"]
+    index = {None: None, ":": None}
+    r = index[row] if row in index else int(row) - 1
+    c = index[column] if column in index else int(column) - 1
+    if (r is not None and r < 0) or (c is not None and c < 0):
+        raise InputError(f"claim key {key!r}: rows and columns count from 1")
+    if row is None:
+        return Target("stage", match["stage"])
+    if column is None or column == ":":
+        return Target("row", match["stage"], row=r) if r is not None else Target("stage", match["stage"])
+    return Target("column", match["stage"], column=c) if r is None else \
+        Target("entry", match["stage"], row=r, column=c)
+
+
+def parse_claim(key: str, raw: Any, symbols: Mapping[str, sp.Symbol] | None = None) -> Claim:
+    """A claim from a key and a value (TOML value or text); bad entries become invalid Givens."""
+    target = parse_key(key)
+    symbols = symbols or {}
+    minus_infinity = target.name in ("M", "L")
+    try:
+        if target.kind == "shape":
+            return Claim(key, target, (), shape=_shape(raw))
+        rows = _rows(raw, symbols, minus_infinity)
+    except InputError as error:
+        return Claim(key, target, (), error=str(error))
+    return Claim(key, target, rows)
+
+
+def _shape(raw: Any) -> tuple[int, int]:
+    if isinstance(raw, (list, tuple)) and len(raw) == 2 and all(
+            isinstance(x, int) and not isinstance(x, bool) for x in raw):
+        return (int(raw[0]), int(raw[1]))
+    if isinstance(raw, str):
+        text = "".join(c for c, _ in fold(raw)).replace(" ", "")
+        if (match := _SHAPE_VALUE.match(text.lower().replace("×", "x"))):
+            return (int(match[1]), int(match[2]))
+    raise InputError(f"a shape is written like \"4x3\" or [4, 3], not {str(raw)[:40]!r}")
+
+
+def _rows(raw: Any, symbols: Mapping[str, sp.Symbol], minus_infinity: bool) -> tuple[tuple[Given, ...], ...]:
+    if isinstance(raw, bool) or raw is None:
+        raise InputError(f"expected a value, not {raw!r}")
+    if isinstance(raw, (list, tuple)):
+        if raw and all(isinstance(r, (list, tuple)) for r in raw):
+            return tuple(tuple(given(x, symbols, minus_infinity) for x in r) for r in raw)
+        return (tuple(given(x, symbols, minus_infinity) for x in raw),)
+    if isinstance(raw, int):
+        return ((given(raw, symbols, minus_infinity),),)
+    text = str(raw)
+    if len(text) > MAX_CLAIM_LENGTH:
+        raise InputError(f"answer is {len(text)} characters long (limit {MAX_CLAIM_LENGTH})")
+    return tuple(tuple(_given_text(t, symbols, minus_infinity) for t in row)
+                 for row in split_structure(text))
+
+
+def given(raw: Any, symbols: Mapping[str, sp.Symbol], minus_infinity: bool) -> Given:
+    """One entry from a TOML scalar (int, decimal text or expression text)."""
+    if isinstance(raw, bool) or not isinstance(raw, (int, str)):
+        return Given(repr(raw)[:40], None, error=f"expected a number or an expression, not {raw!r}"[:80])
+    return _given_text(str(raw), symbols, minus_infinity)
+
+
+def _given_text(text: str, symbols: Mapping[str, sp.Symbol], minus_infinity: bool) -> Given:
+    try:
+        value = parse_expression(text, symbols=symbols, allow_neg_infinity=minus_infinity)
+    except InputError as error:
+        return Given(text.strip(), None, error=str(error))
+    plain = "".join(c for c, _ in fold(text)).strip()
+    match = _DECIMAL.match(plain)
+    return Given(text.strip(), value, places=len(match[2]) if match else None)
+
+
+def split_structure(text: str) -> list[list[str]]:
+    """'[[a, b], [c, d]]' -> rows; '(a, b)' or '[a, b]' -> one row; 'a' -> [[a]].
+
+    Commas inside an entry's own parentheses (none in the grammar) do not split it.
+    """
+    chars = fold(text)
+    folded = "".join(c for c, _ in chars).strip()
+    if folded.startswith("[") and folded.endswith("]"):
+        inner = _split_top(folded[1:-1])
+        if inner and all(p.strip().startswith("[") for p in inner):
+            rows = []
+            for part in inner:
+                part = part.strip()
+                if not part.endswith("]"):
+                    raise InputError(f"unbalanced brackets in {part[:40]!r}")
+                rows.append(_split_top(part[1:-1]))
+            return rows
+        return [inner]
+    if folded.startswith("(") and folded.endswith(")"):
+        inner = _split_top(folded[1:-1])
+        if len(inner) > 1:
+            return [inner]
+    return [[folded]]
+
+
+def _split_top(text: str) -> list[str]:
+    parts, depth, current = [], 0, []
+    for char in text:
+        if char in "([":
+            depth += 1
+        elif char in ")]":
+            depth -= 1
+            if depth < 0:
+                raise InputError("unbalanced brackets")
+        if char == "," and depth == 0:
+            parts.append("".join(current))
+            current = []
+        else:
+            current.append(char)
+    if depth != 0:
+        raise InputError("unbalanced brackets")
+    parts.append("".join(current))
+    if any(not p.strip() for p in parts):
+        raise InputError("an empty entry between commas")
+    return parts
+
+
+def parse_answers(table: Mapping[str, Any], symbols: Mapping[str, sp.Symbol], *,
+                  source: str, where: str = "answers") -> tuple[Claim, ...]:
+    """Every claim of an [answers] table; an unknown key is an error with its location."""
+    claims = []
+    for key, raw in table.items():
+        try:
+            claims.append(parse_claim(key, raw, symbols))
+        except InputError as error:
+            raise error.located(source=source, key=f"{where}.{key!r}") from None
+    return tuple(claims)
+
+
+GRADING_KEYS = frozenset({"tolerance", "relative_tolerance", "sigfigs"})
+
+
+def read_answers(data: Mapping[str, Any], symbols: Mapping[str, sp.Symbol],
+                 source: str) -> tuple[Claim, ...]:
+    """The claims of a document's [answers] table (none if it has no such table)."""
+    table = data.get("answers", {})
+    if not isinstance(table, dict):
+        raise InputError("must be a table of claims, e.g. \"A[3]\" = \"(1/6, 1/2, 1/3)\"",
+                         source=source, key="answers")
+    return parse_answers(table, symbols, source=source)
+
+
+def read_grading(data: Mapping[str, Any], source: str) -> Grading:
+    """The [grading] table: tolerance (absolute), relative_tolerance, or sigfigs; at most one."""
+    table = data.get("grading", {})
+    if not isinstance(table, dict):
+        raise InputError("must be a table", source=source, key="grading")
+    unknown = set(table) - GRADING_KEYS
+    if unknown:
+        raise InputError(f"unknown key (expected one of {', '.join(sorted(GRADING_KEYS))})",
+                         source=source, key=f"grading.{sorted(unknown)[0]}")
+    if len(table) > 1:
+        raise InputError("give one rule: tolerance, relative_tolerance or sigfigs",
+                         source=source, key="grading")
+    if "sigfigs" in table:
+        sigfigs = table["sigfigs"]
+        if isinstance(sigfigs, bool) or not isinstance(sigfigs, int) or not 1 <= sigfigs <= MAX_SIGFIGS:
+            raise InputError(f"must be an integer from 1 to {MAX_SIGFIGS}", source=source, key="grading.sigfigs")
+        return Grading(sigfigs=sigfigs)
+    for key, field in (("tolerance", "tolerance"), ("relative_tolerance", "relative")):
+        if key in table:
+            return Grading(**{field: _positive(table[key], source, f"grading.{key}")})
+    return Grading()
+
+
+def _positive(raw: Any, source: str, key: str) -> sp.Expr:
+    if isinstance(raw, bool) or not isinstance(raw, (int, str)):
+        raise InputError("must be a positive number", source=source, key=key)
+    try:
+        value = parse_expression(str(raw))
+    except InputError as error:
+        raise error.located(source=source, key=key) from None
+    if value.is_positive is not True:
+        raise InputError(f"must be positive; got {value}", source=source, key=key)
+    return value
+
+
+def load_answers(path: Path, symbols: Mapping[str, sp.Symbol]) -> tuple[Claim, ...]:
+    """Claims from a separate TOML file with an [answers] table."""
+    source = str(path)
+    data = decode_toml(read_text(path), source)
+    unknown = set(data) - {"answers"}
+    if unknown:
+        raise InputError("an answers file holds only an [answers] table", source=source,
+                         key=sorted(unknown)[0])
+    if "answers" not in data:
+        raise InputError("missing [answers] table", source=source, key="answers")
+    return read_answers(data, symbols, source)

@@ -1,0 +1,153 @@
+"""A decoded TOML document validated key by key: every error names the file and the key path."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from numbers import Integral
+from typing import Any, Mapping, Sequence
+
+import sympy as sp
+
+from ..errors import InputError, ProblemError
+from ..limits import MAX_SIDE, MAX_SYMBOL_NAME
+from .expressions import CONSTANTS, INFINITY_NAMES, parse_expression
+from .files import TomlDecimal
+from .labels import check_label
+from .tokens import FUNCTION_NAMES
+
+SYMBOL_KINDS = {"real": {"real": True}, "positive": {"positive": True}}
+RESERVED_NAMES = frozenset(CONSTANTS) | FUNCTION_NAMES | INFINITY_NAMES
+
+
+class Reader:
+    """Validates a decoded TOML document key by key; knows the file name for every error."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+    def fail(self, key: str, reason: str) -> InputError:
+        return InputError(reason, source=self.source, key=key)
+
+    def only(self, table: Mapping[str, Any], allowed: frozenset[str], where: str) -> None:
+        for key in table:
+            if key not in allowed:
+                path = f"{where}.{key_text(key)}" if where else key_text(key)
+                raise self.fail(path, f"unknown key (expected one of {', '.join(sorted(allowed))})")
+
+    def table(self, data: Mapping[str, Any], key: str, *, required: bool) -> Mapping[str, Any]:
+        if key not in data:
+            if required:
+                raise self.fail(key, "missing table")
+            return {}
+        if not isinstance(data[key], dict):
+            raise self.fail(key, f"must be a table, not {kind_of(data[key])}")
+        return data[key]
+
+    def symbols(self, table: Any) -> dict[str, sp.Symbol]:
+        if not isinstance(table, dict):
+            raise self.fail("symbols", f"must be a table, not {kind_of(table)}")
+        out = {}
+        for name, kind in table.items():
+            key = f"symbols.{key_text(name)}"
+            if not isinstance(name, str) or not name.isascii() or not name.isidentifier() \
+                    or name.startswith("_") or len(name) > MAX_SYMBOL_NAME:
+                raise self.fail(key, "a symbol name is letters, digits and '_', not starting with '_'")
+            if name in RESERVED_NAMES:
+                raise self.fail(key, f"'{name}' is a reserved name")
+            if not isinstance(kind, str) or kind not in SYMBOL_KINDS:
+                raise self.fail(key, 'must be "real" or "positive"')
+            out[name] = sp.Symbol(name, **SYMBOL_KINDS[kind])
+        return out
+
+    def entry(self, value: Any, key: str, symbols: Mapping[str, sp.Symbol],
+              allow_neg_infinity: bool = False) -> sp.Expr:
+        if isinstance(value, sp.Expr):  # only from the Python API: the caller's own value
+            return self.trusted(value, key, allow_neg_infinity)
+        if isinstance(value, Fraction):
+            return sp.Rational(value.numerator, value.denominator)
+        if isinstance(value, float):
+            raise self.fail(key, f"the float {value!r} is inexact; pass a string such as "
+                                 f"'{value!r}' or a Fraction")
+        if isinstance(value, bool) or not isinstance(value, (Integral, str)):
+            raise self.fail(key, f"expected a number or a string expression, not {kind_of(value)}")
+        text = str(int(value)) if isinstance(value, Integral) else value
+        try:
+            return parse_expression(text, symbols=symbols, allow_neg_infinity=allow_neg_infinity)
+        except InputError as error:
+            raise error.located(source=self.source, key=key) from None
+
+    def trusted(self, value: sp.Expr, key: str, allow_neg_infinity: bool) -> sp.Expr:
+        if value is sp.S.NegativeInfinity and allow_neg_infinity:
+            return value
+        if value.is_finite is not True or value.is_real is not True:
+            raise self.fail(key, f"{value} is not a finite real value")
+        return value
+
+    def rows(self, value: Any, key: str) -> list[list[Any]]:
+        if not isinstance(value, list) or not value:
+            raise self.fail(key, "must be a non-empty list of rows, e.g. [[1, 0], [0, 1]]")
+        if len(value) > MAX_SIDE:
+            raise self.fail(key, f"has {len(value)} rows (limit {MAX_SIDE})")
+        width = None
+        for i, row in enumerate(value, start=1):
+            if not isinstance(row, list) or not row:
+                raise self.fail(f"{key}[{i}]", f"each row must be a non-empty list, not {kind_of(row)}")
+            if len(row) > MAX_SIDE:
+                raise self.fail(f"{key}[{i}]", f"has {len(row)} entries (limit {MAX_SIDE})")
+            if width is not None and len(row) != width:
+                raise self.fail(f"{key}[{i}]", f"has {len(row)} entries but row 1 has {width}")
+            width = len(row)
+        return value
+
+    def matrix(self, value: Any, key: str, symbols: Mapping[str, sp.Symbol],
+               allow_neg_infinity: bool = False) -> sp.ImmutableMatrix:
+        rows = self.rows(value, key)
+        return sp.ImmutableMatrix([[self.entry(x, f"{key}[{i}][{j}]", symbols, allow_neg_infinity)
+                                    for j, x in enumerate(row, start=1)]
+                                   for i, row in enumerate(rows, start=1)])
+
+    def expect_shape(self, key: str, shape: tuple[int, int], n_q: int, n_k: int) -> None:
+        if shape != (n_q, n_k):
+            raise ProblemError(f"shape {shape[0]}x{shape[1]} does not match the scores, "
+                               f"n_q x n_k = {n_q}x{n_k}", source=self.source, key=key)
+
+    def positive(self, value: Any, key: str, symbols: Mapping[str, sp.Symbol]) -> sp.Expr:
+        number = self.entry(value, key, symbols)
+        if number.is_positive is not True:
+            if number.free_symbols and number.is_positive is None:
+                raise self.fail(key, f'must be known to be positive; got {number} '
+                                '(declare its symbols "positive")')
+            raise self.fail(key, f"must be positive; got {number}")
+        return number
+
+    def choice(self, table: Mapping[str, Any], key: str, allowed: Sequence[str], default: str) -> str:
+        value = table.get(key, default)
+        if value not in allowed:
+            raise self.fail(f"attention.{key}", f"must be one of {', '.join(map(repr, allowed))}")
+        return value
+
+    def label(self, value: Any, key: str) -> str:
+        if not isinstance(value, str):
+            raise self.fail(key, f"must be a string, not {kind_of(value)}")
+        try:
+            return check_label(value)
+        except InputError as error:
+            raise error.located(source=self.source, key=key) from None
+
+    def labels(self, value: Any, key: str, count: int) -> tuple[str, ...] | None:
+        if value is None:
+            return None
+        if not isinstance(value, list) or len(value) != count:
+            raise self.fail(key, f"must be a list of {count} strings, one per row")
+        return tuple(self.label(x, f"{key}[{i}]") for i, x in enumerate(value, start=1))
+
+
+def key_text(key: Any) -> str:
+    """A key as it may appear in a one-line message (quoted unless printable text)."""
+    return key if isinstance(key, str) and key.isprintable() and key else repr(key)
+
+
+def kind_of(value: Any) -> str:
+    names = {bool: "a boolean", int: "an integer", str: "a string", list: "a list",
+             dict: "a table", TomlDecimal: "a number"}
+    return names.get(type(value), f"a {type(value).__name__}")

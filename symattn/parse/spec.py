@@ -1,0 +1,159 @@
+"""Problem files (TOML) -> Problem, ShapeProblem or MultiHeadProblem; every error names file and key."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Mapping
+
+import sympy as sp
+
+from ..limits import MAX_PLACES
+from ..model import (FULLY_MASKED_POLICIES, MASK_KINDS, MultiHeadProblem, Problem,
+                     ShapeProblem)
+from .claims import read_answers, read_grading
+from .files import decode_toml, read_text
+from .heads import project, read_multi_head, read_projections
+from .options import read_gradient, read_sweep
+from .reader import Reader
+from .shapes import check_shapes, shape_problem
+
+OPTION_TABLES = ("sweep", "gradient")  # single-head analyses, read here with the problem
+TOP_KEYS = frozenset({"heads", "title", "tokens", "key_tokens", "symbols", "input", "attention",
+                      "answers", "grading", "derivation", *OPTION_TABLES})
+DERIVATION_KEYS = {"lang": ("en", "zh"), "detail": ("summary", "standard", "full"),
+                   "row": None, "places": None, "figure": None}
+INPUT_KEYS = frozenset({"Q", "K", "V", "X", "Y", "W_Q", "W_K", "W_V", "W_O"})
+ATTENTION_KEYS = frozenset({"mask", "keep", "key_lengths", "bias", "temperature", "scale",
+                            "fully_masked"})
+AnyProblem = Problem | ShapeProblem | MultiHeadProblem
+
+
+def load_problem(path: str | Path, *, source: str | None = None) -> AnyProblem:
+    """Read a problem file (TOML); the path is a path, whatever characters it holds.
+
+    TOML text goes to parse_problem instead.
+
+    Raises:
+        InputError: one line naming the file, the key path and (for entries) the column.
+    """
+    path = Path(path)
+    return parse_problem(read_text(path), source=source or str(path))
+
+
+def parse_problem(text: str, *, source: str = "<text>") -> AnyProblem:
+    """Parse TOML text into a Problem, a ShapeProblem (Q, K, V given as shapes) or a
+    MultiHeadProblem ([[heads]])."""
+    return ProblemReader(source).problem(decode_toml(text, source))
+
+
+class ProblemReader(Reader):
+    """Reads a whole problem document: inputs, [attention], labels, answers and options."""
+
+    def problem(self, data: Mapping[str, Any], where: str = "input"
+                ) -> Problem | ShapeProblem | MultiHeadProblem:
+        self.only(data, TOP_KEYS, "")
+        symbols = self.symbols(data.get("symbols", {}))
+        inputs = self.table(data, "input", required=True)
+        self.only(inputs, INPUT_KEYS, "input")
+        if "heads" in data:
+            return read_multi_head(self, data, inputs, symbols)
+        if "W_O" in inputs:
+            raise self.fail("input.W_O", "W_O goes with [[heads]] (multi-head attention)")
+        projections = None
+        if "X" in inputs:
+            if any(n in inputs for n in ("Q", "K", "V")):
+                raise self.fail("input", "give either Q, K and V or X with W_Q, W_K and W_V, not both")
+            projections = read_projections(self, inputs, symbols, where)
+        else:
+            for name in ("Q", "K", "V"):
+                if name not in inputs:
+                    raise self.fail(f"input.{name}", "missing (Q, K and V, or X with W_Q, W_K, W_V)")
+        answers = read_answers(data, symbols, self.source)
+        grading = read_grading(data, self.source)
+        if projections is None and any(isinstance(inputs[n], dict) for n in ("Q", "K", "V")):
+            return shape_problem(self, data, inputs, answers, grading)
+        if projections is None:
+            Q, K, V = (self.matrix(inputs[n], f"input.{n}", symbols) for n in ("Q", "K", "V"))
+        else:
+            Q, K, V = project(projections, self.source, where)
+        check_shapes(Q, K, V, self.source)
+        options = self.table(data, "attention", required=False)
+        self.only(options, ATTENTION_KEYS, "attention")
+        n_q, n_k = Q.rows, K.rows
+        return Problem(
+            Q=Q, K=K, V=V,
+            mask=self.choice(options, "mask", MASK_KINDS, "none"),
+            keep=self.keep(options.get("keep"), n_q, n_k),
+            key_lengths=self.key_lengths(options.get("key_lengths"), n_q, n_k),
+            bias=self.bias(options.get("bias"), n_q, n_k, symbols),
+            temperature=self.temperature(options.get("temperature", 1), symbols),
+            scale=self.scale(options.get("scale", "auto"), symbols),
+            fully_masked=self.choice(options, "fully_masked", FULLY_MASKED_POLICIES, "error"),
+            title=self.label(data["title"], "title") if "title" in data else None,
+            tokens=self.labels(data.get("tokens"), "tokens", n_q),
+            key_tokens=self.labels(data.get("key_tokens"), "key_tokens", n_k),
+            symbols=tuple(symbols.values()),
+            source=self.source,
+            answers=answers,
+            grading=grading,
+            presentation=self.presentation(data, n_q),
+            sweep=read_sweep(self, data["sweep"], symbols, n_q) if "sweep" in data else None,
+            gradient=read_gradient(self, data["gradient"], symbols, n_q, V.cols)
+            if "gradient" in data else None,
+            projections=projections,
+        )
+
+    def presentation(self, data: Mapping[str, Any], n_q: int) -> tuple[tuple[str, object], ...]:
+        """The [derivation] table: default lang, detail, row, places and figure for this file."""
+        table = self.table(data, "derivation", required=False)
+        self.only(table, frozenset(DERIVATION_KEYS), "derivation")
+        for key, value in table.items():
+            where = f"derivation.{key}"
+            if DERIVATION_KEYS[key] is not None and value not in DERIVATION_KEYS[key]:
+                raise self.fail(where, f"must be one of {', '.join(map(repr, DERIVATION_KEYS[key]))}")
+            limits = {"row": (1, n_q), "places": (0, MAX_PLACES)}.get(key)
+            if key == "figure" and not isinstance(value, bool):
+                raise self.fail(where, "must be true or false")
+            if limits and (isinstance(value, bool) or not isinstance(value, int)
+                           or not limits[0] <= value <= limits[1]):
+                raise self.fail(where, f"must be an integer from {limits[0]} to {limits[1]}")
+        return tuple(sorted(table.items()))
+
+    def keep(self, value: Any, n_q: int, n_k: int) -> tuple[tuple[bool, ...], ...] | None:
+        if value is None:
+            return None
+        rows = self.rows(value, "attention.keep")
+        for i, row in enumerate(rows, start=1):
+            for j, x in enumerate(row, start=1):
+                if not isinstance(x, bool):
+                    raise self.fail(f"attention.keep[{i}][{j}]", "must be true or false")
+        self.expect_shape("attention.keep", (len(rows), len(rows[0])), n_q, n_k)
+        return tuple(tuple(row) for row in rows)
+
+    def key_lengths(self, value: Any, n_q: int, n_k: int) -> tuple[int, ...] | None:
+        if value is None:
+            return None
+        if not isinstance(value, list) or len(value) != n_q:
+            raise self.fail("attention.key_lengths", f"must be a list of {n_q} integers, one per query")
+        for i, x in enumerate(value, start=1):
+            if isinstance(x, bool) or not isinstance(x, int) or not 0 <= x <= n_k:
+                raise self.fail(f"attention.key_lengths[{i}]", f"must be an integer from 0 to {n_k}")
+        return tuple(value)
+
+    def bias(self, value: Any, n_q: int, n_k: int,
+             symbols: Mapping[str, sp.Symbol]) -> sp.ImmutableMatrix | None:
+        if value is None:
+            return None
+        matrix = self.matrix(value, "attention.bias", symbols, allow_neg_infinity=True)
+        self.expect_shape("attention.bias", matrix.shape, n_q, n_k)
+        return matrix
+
+    def temperature(self, value: Any, symbols: Mapping[str, sp.Symbol]) -> sp.Expr:
+        return self.positive(value, "attention.temperature", symbols)
+
+    def scale(self, value: Any, symbols: Mapping[str, sp.Symbol]) -> sp.Expr | None:
+        if value == "auto":
+            return None
+        if value == "none":
+            return sp.S.One
+        return self.positive(value, "attention.scale", symbols)
