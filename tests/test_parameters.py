@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 import sympy as sp
 from clients import compile_tex, katex_errors, math_blocks
@@ -106,3 +108,79 @@ def test_cli_subs_on_solve(capsys, tmp_path):
     assert '"1/2", "1/2"' in capsys.readouterr().out
     assert cli.main(["solve", str(path), "--subs", "phi=1"]) == 2
     assert "declared symbol (theta)" in capsys.readouterr().err
+
+
+PROJECTED = """title = "projected"
+tokens = ["a", "b"]
+[symbols]
+theta = "real"
+[input]
+X = [["cos(theta)", 1], [0, "sin(theta)"]]
+W_Q = [[1, 0], [0, "theta"]]
+W_K = [["theta", 0], [0, 1]]
+W_V = [[1], ["2*theta"]]
+[attention]
+mask = "causal"
+bias = [[0, "-oo"], ["theta", 0]]
+"""
+
+
+def test_subs_reaches_the_projections_and_every_stage_shown(capsys, tmp_path):
+    path = tmp_path / "projected.toml"
+    path.write_text(PROJECTED, encoding="utf-8")
+    for to in ("json", "latex", "text"):
+        assert cli.main(["solve", str(path), "--subs", "theta=1", "--format", to]) == 0
+        out = capsys.readouterr().out
+        assert "theta" not in out and "\\theta" not in out
+    at = substitute(symattn.load_problem(path), {theta: sp.Integer(1)})
+    assert at.projections.X == sp.ImmutableMatrix([[sp.cos(1), 1], [0, sp.sin(1)]])
+    assert at.Q == sp.ImmutableMatrix([[sp.cos(1), 1], [0, sp.sin(1)]])  # X W_Q at theta = 1
+    assert at.K == sp.ImmutableMatrix([[sp.cos(1), 1], [0, sp.sin(1)]])
+    assert at.V == sp.ImmutableMatrix([[sp.cos(1) + 2], [2 * sp.sin(1)]])
+    assert at.bias == sp.ImmutableMatrix([[0, sp.S.NegativeInfinity], [1, 0]])
+    assert at.symbols == ()
+
+
+@pytest.mark.parametrize("entry, subs, key, shown", [
+    ('Q = [["1/theta"]]\nK = [[1]]\nV = [[1]]', "theta=0", "input.Q[1][1]", "zoo"),
+    ('Q = [[1]]\nK = [["1/(theta - 1)"]]\nV = [[1]]', "theta=1", "input.K[1][1]", "zoo"),
+    ('Q = [[1]]\nK = [[1]]\nV = [["exp(exp(exp(theta)))"]]', "theta=10", "input.V[1][1]",
+     "exp(exp(exp(10)))"),
+    ('X = [["1/theta"]]\nW_Q = [[1]]\nW_K = [[1]]\nW_V = [[1]]', "theta=0", "input.X[1][1]", "zoo"),
+    ('Q = [[1]]\nK = [[1]]\nV = [[1]]\n[attention]\nbias = [["tan(theta)"]]', "theta=pi/2",
+     "attention.bias[1][1]", "zoo"),
+], ids=["reciprocal", "pole", "tower", "projection", "bias"])
+def test_subs_refuses_a_non_finite_entry_by_its_key(capsys, tmp_path, entry, subs, key, shown):
+    path = tmp_path / "p.toml"
+    path.write_text(f'[symbols]\ntheta = "real"\n[input]\n{entry}\n', encoding="utf-8")
+    for command in ("solve", "check", "verify", "limits"):
+        assert cli.main([command, str(path), "--subs", subs]) == 2
+        assert capsys.readouterr().err == (
+            f"error: {path}, {key}: at {subs.replace('=', ' = ')} this entry is not a finite "
+            f"real number ({shown})\n")
+
+
+def test_subs_reaches_every_head(capsys, example, tmp_path):
+    text = example("12_two_heads").read_text(encoding="utf-8")
+    path = tmp_path / "heads.toml"
+    path.write_text(text.replace('W_V = [[1], [0]]', 'W_V = [["w"], [0]]') + '\n[symbols]\nw = "real"\n',
+                    encoding="utf-8")
+    problem = symattn.load_problem(path)
+    assert problem.heads[0].projections.W_V.free_symbols == {sp.Symbol("w", real=True)}
+    at = substitute(problem, {sp.Symbol("w", real=True): sp.Integer(1)})
+    original = symattn.attend_heads(symattn.load_problem(example("12_two_heads")))
+    assert symattn.attend_heads(at).output == original.output
+    assert cli.main(["solve", str(path), "--subs", "w=1", "--format", "json"]) == 0
+    assert '"w"' not in capsys.readouterr().out
+
+
+def test_gradient_and_nonunique_take_subs(capsys, tmp_path):
+    path = tmp_path / "rot.toml"
+    path.write_text(ROTATING, encoding="utf-8")
+    assert cli.main(["nonunique", str(path)]) == 2
+    assert "give them values first" in capsys.readouterr().err
+    assert cli.main(["nonunique", str(path), "--subs", "theta=pi/4", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["rows"][0]["unique"] is True
+    assert cli.main(["gradient", str(path), "--loss", "sum", "--subs", "theta=pi/4"]) == 0
+    out = capsys.readouterr().out
+    assert "theta" not in out and "dV" in out

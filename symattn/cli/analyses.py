@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 import sympy as sp
 
@@ -16,7 +15,6 @@ from ..errors import InputError
 from ..exact.attention import attend
 from ..limits import MAX_PLACES
 from ..model import Problem, ShapeProblem, Upstream
-from ..parse.spec import load_problem
 from ..renderers import latex, markdown
 from ..renderers.gradient_doc import render_gradient
 from ..renderers.limits_doc import limit_blocks, limits_text
@@ -29,9 +27,9 @@ from .output import EXIT_FAILED, EXIT_OK, write
 
 def run(args: argparse.Namespace) -> int:
     """Load the problem, compute, render in the format asked for, write; the exit code."""
+    problem = load(args)
     if args.command == "limits":
-        return _limits(single_head(load(args), args.command), args)
-    problem = load_problem(Path(args.file))
+        return _limits(single_head(problem, args.command), args)
     if not isinstance(problem, Problem):
         raise InputError(f"'{args.command}' needs a single-head problem with values for Q, K "
                          "and V", source=args.file)

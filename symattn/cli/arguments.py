@@ -55,7 +55,7 @@ def build_parser() -> argparse.ArgumentParser:
     grade.add_argument("--time-limit", type=float, default=2.0,
                        help="seconds one answer may take before it is marked invalid (default 2)")
     grade.add_argument("--workers", type=int, default=2, help="worker processes (default 2)")
-    _add_analyses(commands)
+    analyses = _add_analyses(commands)
     _add_exercises(commands)
     page = commands.add_parser("page", help="write an interactive, offline HTML course page")
     page.add_argument("file", help="problem file (TOML)")
@@ -72,14 +72,15 @@ def build_parser() -> argparse.ArgumentParser:
     limits.add_argument("--lang", choices=("en", "zh"), default="en")
     limits.add_argument("--standalone", action="store_true")
     limits.add_argument("-o", "--output", help="write here instead of standard output")
-    for command in (solve, check, verify, limits):
+    for command in (solve, check, verify, limits, *analyses):
         command.add_argument("--subs", action="append", default=[], metavar="NAME=VALUE",
                              help="replace a declared symbol by an exact value (repeatable)")
     return parser
 
 
-def _add_analyses(commands: Any) -> None:
-    """sweep, gradient and nonunique."""
+def _add_analyses(commands: Any) -> tuple[argparse.ArgumentParser, ...]:
+    """sweep, gradient and nonunique; returns the two that take --subs (a sweep gives its own
+    values)."""
     sweep = commands.add_parser("sweep", help="the problem's [sweep]: weights, output, entropy "
                                 "and maximum weight at every point, with a plot")
     _common(sweep, DOCUMENT_FORMATS + ("svg",))
@@ -95,6 +96,7 @@ def _add_analyses(commands: Any) -> None:
     nonunique = commands.add_parser("nonunique", help="all weights on the simplex that give "
                                     "the same output, exactly")
     _common(nonunique, DOCUMENT_FORMATS)
+    return gradient, nonunique
 
 
 def _common(parser: argparse.ArgumentParser, formats: tuple[str, ...]) -> None:
