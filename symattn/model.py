@@ -296,13 +296,21 @@ class MultiHeadTrace:
         return Facts({"O": self.output.shape}, {"n_q": sp.Integer(n)}, {"O": self.output})
 
 
+CHECKS = ("shapes", "row_sums", "masked_zero", "nonnegative", "output_bounds", "numeric",
+          "permutation")
+"""Every check by its stable identifier, in the order a report lists them; the words for each
+(English, Chinese) are in the renderers' phrase tables."""
+
+
 @dataclass(frozen=True)
 class CheckResult:
-    """One invariant or cross-check: passed is True, False, or None (could not be decided)."""
+    """One invariant or cross-check: its identifier (CHECKS), passed True, False or None (could
+    not be decided), and what it found: a detail key with the values that detail names."""
 
-    name: str
+    check: str
     passed: bool | None
     detail: str
+    values: tuple[tuple[str, Any], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,9 @@ import symattn
 from symattn import cli
 from symattn.api import attention
 from symattn.checks.invariants import check, is_exactly_one
+from symattn.model import CHECKS
+from symattn.renderers.phrases import say
+from symattn.renderers.text import check_detail
 
 R = sp.Rational
 OO = sp.S.NegativeInfinity
@@ -25,16 +28,20 @@ def solve(path):
     return symattn.attend(symattn.load_problem(path))
 
 
+def name(result):
+    return say(f"check_name_{result.check}", "en")
+
+
 def verdicts(report):
-    return {result.name: result.passed for result in report.results}
+    return {name(result): result.passed for result in report.results}
 
 
 def failing(report):
-    return {result.name for result in report.results if result.passed is False}
+    return {name(result) for result in report.results if result.passed is False}
 
 
-def detail(report, name):
-    return next(result.detail for result in report.results if result.name == name)
+def detail(report, wanted):
+    return next(check_detail(result, "en") for result in report.results if name(result) == wanted)
 
 
 def with_entry(trace, stage, i, j, value, *more):
@@ -52,7 +59,8 @@ def with_entry(trace, stage, i, j, value, *more):
 @pytest.mark.parametrize("path", VALUE_EXAMPLES, ids=[p.parent.name for p in VALUE_EXAMPLES])
 def test_every_worked_example_passes(path):
     report = check(solve(path))
-    assert [result.name for result in report.results] == list(NAMES)
+    assert [result.check for result in report.results] == list(CHECKS)
+    assert [name(result) for result in report.results] == list(NAMES)
     assert all(result.passed is True for result in report.results), report.results
     assert report.passed
     assert report.digits == 50
@@ -256,3 +264,32 @@ def test_swapped_output_rows_fail_the_permutation_check(causal):
     report = check(swapped)
     assert verdicts(report)["permutation equivariance"] is False
     assert detail(report, "permutation equivariance") == "O did not follow: query order, key order"
+
+
+def test_check_speaks_chinese(example, capsys):
+    assert cli.main(["check", str(example("02_causal_three_positions")), "--lang", "zh"]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "[通过] 形状：R、S、M、L、A 为 3x3；O 为 3x2",
+        "[通过] A 的每行之和为 1：全部 3 行，精确成立",
+        "[通过] 被掩码的权重为 0：3 个被掩码的位置，精确为 0",
+        "[通过] 权重非负：精确成立",
+        "[通过] 输出位于可读取的 value 之间：精确成立",
+        "[通过] 精确值 = 数值计算：最大差 1.17e-61（上限 1e-45；mpmath，50 位）",
+        "[通过] 置换等变：倒转 query 的顺序，O 的行随之倒转；key 与 value 一起倒转，O 不变；精确成立",
+        "全部检查通过"]
+    assert cli.main(["check", str(example("12_two_heads")), "--lang", "zh"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("[头 1] [通过] 形状：") and out.endswith("全部检查通过\n")
+    assert "输出 = Concat(heads) W_O：与 mpmath 的最大差" in out
+
+
+def test_every_detail_a_check_reports_has_words_in_both_languages(example):
+    corrupted = check(with_entry(solve(example("02_causal_three_positions")), "A", 0, 2, R(-1, 10)))
+    symbolic = check(attention([["x"]], [[1], [2]], [[1], [3]], symbols={"x": "real"}))
+    shapes = check(dataclasses.replace(solve(example("02_causal_three_positions")),
+                                       O=sp.ImmutableMatrix(sp.ones(3, 3))))
+    for report in (corrupted, symbolic, shapes):
+        for result in report.results:
+            for lang in ("en", "zh"):
+                assert "{" not in check_detail(result, lang)
+            assert check_detail(result, "zh") != check_detail(result, "en")

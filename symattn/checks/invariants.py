@@ -8,12 +8,10 @@ import mpmath
 import sympy as sp
 
 from ..exact.attention import attend
-from ..model import CheckResult, Problem, Report, Trace, stage_shapes
+from ..model import CHECKS, CheckResult, Problem, Report, Trace, stage_shapes
 from ..numeric import context, recompute, to_mpf
 
 COMPARED = ("R", "S", "M", "L", "A", "O")
-AFTER_SHAPES = ("rows of A sum to 1", "masked weights are 0", "weights are non-negative",
-                "outputs within the readable values", "exact = numeric", "permutation equivariance")
 
 
 def check(trace: Trace, digits: int = 50) -> Report:
@@ -24,8 +22,7 @@ def check(trace: Trace, digits: int = 50) -> Report:
     values = sample_values(trace)
     shapes = check_shapes(trace)
     if not shapes.passed:  # the other checks index the stages by their shapes
-        skipped = tuple(CheckResult(name, None, "not run: a stage has the wrong shape")
-                        for name in AFTER_SHAPES)
+        skipped = tuple(CheckResult(name, None, "not_run") for name in CHECKS[1:])
         return Report(results=(shapes, *skipped), digits=digits, max_difference=None)
     cross, difference = cross_check(trace, digits, values)
     results = (shapes, check_row_sums(trace), check_masked_zero(trace),
@@ -39,17 +36,19 @@ def sample_values(trace: Trace) -> dict[sp.Symbol, sp.Expr]:
     return {symbol: sp.Rational(3 + 2 * k, 7) for k, symbol in enumerate(trace.problem.symbols)}
 
 
-def _at(values: Mapping[sp.Symbol, sp.Expr]) -> str:
-    return f" at {', '.join(f'{s} = {v}' for s, v in values.items())}" if values else ""
+def _at(values: Mapping[sp.Symbol, sp.Expr]) -> tuple[tuple[str, str], ...]:
+    """The sample values a numeric part used, (name, value) pairs for the report."""
+    return tuple((str(s), str(v)) for s, v in values.items())
 
 
 def check_shapes(trace: Trace) -> CheckResult:
     p = trace.problem
     expected = stage_shapes(p.n_q, p.n_k, p.d_k, p.d_v)
-    wrong = [f"{name} is {trace.stage(name).shape}, expected {shape}"
-             for name, shape in expected.items() if trace.stage(name).shape != shape]
-    detail = "; ".join(wrong) or (f"R, S, M, L, A are {p.n_q}x{p.n_k}; O is {p.n_q}x{p.d_v}")
-    return CheckResult("shapes", not wrong, detail)
+    wrong = tuple((name, str(trace.stage(name).shape), str(shape))
+                  for name, shape in expected.items() if trace.stage(name).shape != shape)
+    if wrong:
+        return CheckResult("shapes", False, "shapes_wrong", (("items", wrong),))
+    return CheckResult("shapes", True, "shapes_ok", (("n_q", p.n_q), ("n_k", p.n_k), ("d_v", p.d_v)))
 
 
 def is_exactly_one(total: sp.Expr) -> bool | None:
@@ -79,12 +78,13 @@ def check_row_sums(trace: Trace) -> CheckResult:
         elif verdict is None:
             undecided.append(str(i + 1))
     if bad:
-        return CheckResult("rows of A sum to 1", False, f"row(s) {', '.join(bad)} do not")
+        return CheckResult("row_sums", False, "rows_bad", (("rows", tuple(bad)),))
     if undecided:
-        return CheckResult("rows of A sum to 1", None, f"not decided for row(s) {', '.join(undecided)}")
-    note = f" (fully masked rows {', '.join(str(i + 1) for i in zero_rows)} sum to 0 by policy)" \
-        if zero_rows else ""
-    return CheckResult("rows of A sum to 1", True, f"all {trace.A.rows} row(s), exactly{note}")
+        return CheckResult("row_sums", None, "rows_undecided", (("rows", tuple(undecided)),))
+    if zero_rows:
+        return CheckResult("row_sums", True, "rows_ok_zero", (
+            ("count", trace.A.rows), ("rows", tuple(str(i + 1) for i in zero_rows))))
+    return CheckResult("row_sums", True, "rows_ok", (("count", trace.A.rows),))
 
 
 def check_masked_zero(trace: Trace) -> CheckResult:
@@ -93,8 +93,8 @@ def check_masked_zero(trace: Trace) -> CheckResult:
               if not ok and not (uniform and i in trace.fully_masked_rows)]
     bad = [f"A[{i + 1},{j + 1}]" for i, j in masked if trace.A[i, j] != 0]
     if bad:
-        return CheckResult("masked weights are 0", False, f"{', '.join(bad[:5])} not exactly 0")
-    return CheckResult("masked weights are 0", True, f"{len(masked)} masked entries, exactly 0")
+        return CheckResult("masked_zero", False, "masked_bad", (("entries", tuple(bad[:5])),))
+    return CheckResult("masked_zero", True, "masked_ok", (("count", len(masked)),))
 
 
 def _numeric(trace: Trace, digits: int, values: Mapping[sp.Symbol, sp.Expr]):
@@ -112,10 +112,12 @@ def check_nonnegative(trace: Trace, digits: int, values: Mapping[sp.Symbol, sp.E
         if a.is_negative or value(a) < 0:
             negative.append(f"A[{i + 1},{j + 1}]")
     if negative:
-        return CheckResult("weights are non-negative", False, f"{', '.join(negative[:5])} negative")
-    how = "exactly" if not numeric_only else \
-        f"exactly, {numeric_only} numerically ({digits} digits{_at(values)})"
-    return CheckResult("weights are non-negative", True, how)
+        return CheckResult("nonnegative", False, "nonnegative_bad",
+                           (("entries", tuple(negative[:5])),))
+    if not numeric_only:
+        return CheckResult("nonnegative", True, "exactly")
+    return CheckResult("nonnegative", True, "nonnegative_numeric", (
+        ("count", numeric_only), ("digits", digits), ("at", _at(values))))
 
 
 def check_output_bounds(trace: Trace, digits: int,
@@ -141,11 +143,11 @@ def check_output_bounds(trace: Trace, digits: int,
             if not inside:
                 outside.append(f"O[{i + 1},{c + 1}]")
     if outside:
-        return CheckResult("outputs within the readable values", False,
-                           f"{', '.join(outside[:5])} outside")
-    how = "exactly" if not numeric_only else \
-        f"{numeric_only} entries numerically ({digits} digits{_at(values)}), the rest exactly"
-    return CheckResult("outputs within the readable values", True, how)
+        return CheckResult("output_bounds", False, "bounds_bad", (("entries", tuple(outside[:5])),))
+    if not numeric_only:
+        return CheckResult("output_bounds", True, "exactly")
+    return CheckResult("output_bounds", True, "bounds_numeric", (
+        ("count", numeric_only), ("digits", digits), ("at", _at(values))))
 
 
 def cross_check(trace: Trace, digits: int,
@@ -164,11 +166,11 @@ def cross_check(trace: Trace, digits: int,
             else:
                 difference = abs(x - y) / max(ctx.one, abs(x))
             if difference > worst:
-                worst, where = difference, f" at {name}[{i + 1},{j + 1}]"
+                worst, where = difference, f"{name}[{i + 1},{j + 1}]"
     passed = worst <= tolerance
-    detail = (f"largest difference {mpmath.nstr(worst, 3)}{where if not passed else ''} "
-              f"(limit 1e-{digits - 5}; mpmath, {digits} digits{_at(values)})")
-    return CheckResult("exact = numeric", passed, detail), worst
+    shown = (("difference", mpmath.nstr(worst, 3)), ("where", "" if passed else where),
+             ("limit", digits - 5), ("digits", digits), ("at", _at(values)))
+    return CheckResult("numeric", passed, "numeric", shown), worst
 
 
 def _entries(matrix: sp.ImmutableMatrix):
@@ -212,9 +214,7 @@ def check_permutation(trace: Trace) -> CheckResult:
     by_keys, _ = _reversed_problem(trace, queries=False)
     kept = attend(by_keys).O
     keys_ok = all(_same(kept[i, c], O[i, c]) for i in range(O.rows) for c in range(O.cols))
-    detail = ("reversing the queries reverses the rows of O; reversing keys with values "
-              "leaves O unchanged; exactly")
-    if not (rows_ok and keys_ok):
-        detail = "O did not follow: " + ", ".join(
-            what for what, ok in (("query order", rows_ok), ("key order", keys_ok)) if not ok)
-    return CheckResult("permutation equivariance", rows_ok and keys_ok, detail)
+    if rows_ok and keys_ok:
+        return CheckResult("permutation", True, "permutation_ok")
+    broken = tuple(what for what, ok in (("query_order", rows_ok), ("key_order", keys_ok)) if not ok)
+    return CheckResult("permutation", False, "permutation_bad", (("orders", broken),))

@@ -41,6 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
     check = commands.add_parser("check", help="prove the invariants and cross-check with mpmath")
     check.add_argument("file", help="problem file (TOML)")
     check.add_argument("--digits", type=int, default=50, help="mpmath digits (default 50)")
+    check.add_argument("--lang", choices=("en", "zh"), default="en", help="language of the report")
     verify = commands.add_parser("verify", help="judge claimed answers against the exact result")
     verify.add_argument("file", help="problem file (TOML), its [answers] table is judged")
     verify.add_argument("--answers", help="a TOML file with an [answers] table to judge instead")

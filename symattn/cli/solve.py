@@ -14,7 +14,7 @@ from ..exact.attention import attend
 from ..exact.heads import attend_heads
 from ..limits import MAX_CHECK_DIGITS, MAX_PLACES
 from ..model import MultiHeadProblem, ShapeProblem
-from ..renderers import render_report
+from ..renderers.text import render_heads_report, render_report
 from .loading import load
 from .output import EXIT_FAILED, EXIT_OK, UsageError, write
 
@@ -54,7 +54,7 @@ def check_digits(digits: int) -> None:
 def _check(trace, args: argparse.Namespace) -> int:
     check_digits(args.digits)
     report = check(trace, digits=args.digits)
-    print(render_report(report), end="")
+    sys.stdout.write(render_report(report, args.lang))
     return EXIT_OK if report.passed else EXIT_FAILED
 
 
@@ -62,13 +62,9 @@ def _heads(problem: MultiHeadProblem, args: argparse.Namespace) -> int:
     """solve and check for multi-head problems."""
     trace = attend_heads(problem)
     if args.command == "check":
+        check_digits(args.digits)
         report = check_heads(trace, args.digits)
-        for k, head in enumerate(report.reports, start=1):
-            sys.stdout.writelines(f"[head {k}] [{'ok' if r.passed else 'FAIL'}] {r.name}: {r.detail}\n"
-                                  for r in head.results)
-        sys.stdout.write(f"output = Concat(heads) W_O: largest difference from mpmath "
-                         f"{float(report.difference):.1e}\n")
-        sys.stdout.write("all checks passed\n" if report.passed else "some checks did not pass\n")
+        sys.stdout.write(render_heads_report(report, args.lang))
         return EXIT_OK if report.passed else EXIT_FAILED
     text = render(trace, args.format, lang=args.lang, detail=args.detail, places=args.places,
                   standalone=args.standalone, digits=args.digits)

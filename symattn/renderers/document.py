@@ -15,10 +15,9 @@ from ..derivation import Derivation, RowSteps
 from .phrases import PHRASES, phrase
 from .printer import labelled, math, matrix, matrix_of
 
-CHECK_PHRASES = {"shapes": "check_shapes", "rows of A sum to 1": "check_rows",
-                 "masked weights are 0": "check_masked", "weights are non-negative": "check_nonnegative",
-                 "outputs within the readable values": "check_bounds", "exact = numeric": "check_numeric",
-                 "permutation equivariance": "check_permutation"}
+CHECK_PHRASES = {"shapes": "check_shapes", "row_sums": "check_rows", "masked_zero": "check_masked",
+                 "nonnegative": "check_nonnegative", "output_bounds": "check_bounds",
+                 "numeric": "check_numeric", "permutation": "check_permutation"}
 VERDICTS = {True: "passed", False: "failed", None: "undecided"}
 SUBSTITUTE_UP_TO = 4  # wider matrices are shown as results only, where a sum of them would not fit
 
@@ -270,7 +269,7 @@ def check_blocks(d: Derivation) -> list[Block]:
     lang, report, t = d.options.lang, d.report, d.trace
     items = []
     for result in report.results:
-        key = CHECK_PHRASES[result.name]
+        key = CHECK_PHRASES[result.check]
         values = {}
         if key == "check_numeric":
             values = {"digits": report.digits, "difference": d.difference}

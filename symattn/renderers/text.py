@@ -7,7 +7,8 @@ import unicodedata
 import sympy as sp
 from sympy.printing.str import StrPrinter
 
-from ..model import Report, Trace
+from ..model import CheckResult, HeadsReport, Report, Trace
+from .phrases import say
 
 FORMULAS = {
     "Q": "Q (queries)", "K": "K (keys)", "V": "V (values)",
@@ -17,7 +18,7 @@ FORMULAS = {
 }
 MASK_WORDS = {"none": "none", "causal": "causal (query i reads keys j <= i)",
               "causal-bottom-right": "causal, bottom-right aligned (j <= i + n_k - n_q)"}
-MARKS = {True: "ok", False: "FAIL", None: "undecided"}
+MARKS = {True: "ok", False: "failed", None: "undecided"}
 MAX_GRID_WIDTH = 100
 
 
@@ -104,8 +105,43 @@ def listing(name: str, rows: tuple[str, ...], columns: tuple[str, ...], cells: l
     return out
 
 
-def render_report(report: Report) -> str:
+def render_report(report: Report, lang: str = "en") -> str:
     """One line per check, then the verdict."""
-    lines = [f"[{MARKS[r.passed]}] {r.name}: {r.detail}" for r in report.results]
-    lines.append("all checks passed" if report.passed else "some checks did not pass")
+    lines = [check_line(result, lang) for result in report.results]
+    lines.append(say("checks_passed" if report.passed else "checks_failed", lang))
     return "\n".join(lines) + "\n"
+
+
+def render_heads_report(report: HeadsReport, lang: str = "en") -> str:
+    """Every head's checks, the output's agreement with mpmath, then the verdict."""
+    lines = [f"[{say('head_mark', lang, k=k)}] {check_line(result, lang)}"
+             for k, head in enumerate(report.reports, start=1) for result in head.results]
+    lines.append(say("heads_output", lang, difference=f"{float(report.difference):.1e}"))
+    lines.append(say("checks_passed" if report.passed else "checks_failed", lang))
+    return "\n".join(lines) + "\n"
+
+
+def check_line(result: CheckResult, lang: str) -> str:
+    """[ok] name: detail."""
+    return say("check_line", lang, mark=say(f"mark_{MARKS[result.passed]}", lang),
+               name=say(f"check_name_{result.check}", lang), detail=check_detail(result, lang))
+
+
+def check_detail(result: CheckResult, lang: str) -> str:
+    """What a check found, in words, with its values."""
+    separator = say("list_separator", lang)
+    shown: dict[str, object] = {}
+    for key, value in result.values:
+        if key == "at":
+            pairs = separator.join(f"{name} = {number}" for name, number in value)
+            shown[key] = say("detail_at", lang, values=pairs) if value else ""
+        elif key == "where":
+            shown[key] = say("detail_where", lang, entry=value) if value else ""
+        elif key == "items":
+            shown[key] = say("item_separator", lang).join(
+                say("detail_shape_item", lang, name=n, got=got, want=want) for n, got, want in value)
+        elif key == "orders":
+            shown[key] = separator.join(say(f"order_{order}", lang) for order in value)
+        else:
+            shown[key] = separator.join(value) if isinstance(value, tuple) else value
+    return say(f"detail_{result.detail}", lang, **shown)
