@@ -17,7 +17,6 @@ from benchmarks.cases import log_case, random_case
 from benchmarks.check import Values, summarize_symbolic, verdict
 from benchmarks.methods import symattn_attention, symattn_every_stage
 from benchmarks.naive import mpmath_attention, naive_plain, naive_simplify
-from symattn.exact.linear import add_term, build_sums, collect
 from symattn.numeric import Evaluator, context, exact_values, recompute, to_mpf
 
 
@@ -98,21 +97,6 @@ def test_lazy_stages_are_built_once_and_survive_pickling():
     assert trace.L is trace.L and trace.R == sp.eye(2)
     copy = pickle.loads(pickle.dumps(trace))
     assert copy == trace and copy.Z == trace.Z
-
-
-@pytest.mark.parametrize("values", [
-    [sp.exp(sp.Rational(3, 17)), 2 * sp.exp(sp.Rational(3, 17)), sp.Integer(1), sp.Integer(2)],
-    [sp.exp(sp.sqrt(2) / 3), 3 * sp.exp(-sp.sqrt(2)), sp.Rational(1, 2)],
-    [sp.Symbol("x") ** 2 * sp.exp(1 + sp.Symbol("y")), 5 * sp.Symbol("x") ** 2
-     * sp.exp(1 + sp.Symbol("y")), sp.Integer(2) ** sp.Rational(14, 17) * sp.exp(3)],
-    [sp.exp(sp.Rational(2, 5))],
-    [sp.Integer(3), sp.Integer(-3)],
-], ids=["rational-exps", "sqrt2-exps", "symbols", "one-term", "cancelling"])
-def test_build_sums_is_exactly_sp_add(values):
-    terms = [add_term(x) for x in values]
-    built = build_sums([collect(terms)])[0]
-    expected = sp.Add(*values)
-    assert built == expected and sp.srepr(built) == sp.srepr(expected)
 
 
 def test_exact_values_agree_with_the_independent_recomputation():

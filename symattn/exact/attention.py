@@ -12,25 +12,13 @@ from fractions import Fraction
 from typing import Callable, NamedTuple
 
 import sympy as sp
-from sympy.core.mul import _mulsort
 
 from ..errors import InputError, ProblemError
 from ..model import Lazy, Problem, Trace
-from .linear import (
-    ONE,
-    Exponentiator,
-    LinearForm,
-    add,
-    add_term,
-    build_sums,
-    collect,
-    dot,
-    linear_form,
-    multiply,
-    python_rational,
-    rational_matmul_t,
-    to_expr,
-)
+from .linear import (ONE, Exponentiator, LinearForm, add, dot, linear_form, multiply,
+                     rational_matmul_t, to_expr)
+from .sympy_fast import (add_term, build_sums, collect, immutable_matrix, is_zero_number,
+                         plain_unit, python_rational, times_inverse)
 
 NEG_INF = sp.S.NegativeInfinity
 ZERO = sp.S.Zero
@@ -182,7 +170,7 @@ def softmax_rows(problem: Problem, logits: list[list[LinearForm | None]],
         nums, denominator = fraction
         divide = _divider(denominator)
         A.extend(divide(nums[j]) if j in nums else ZERO for j in range(n_k))
-    return Softmax(_immutable(problem.n_q, n_k, A), fractions,
+    return Softmax(immutable_matrix(problem.n_q, n_k, A), fractions,
                    lambda: _exponentials(problem, logits, exponentiator),
                    lambda: _row_sums(logits, exponentiator, fully_masked))
 
@@ -190,7 +178,7 @@ def softmax_rows(problem: Problem, logits: list[list[LinearForm | None]],
 def _exponentials(problem: Problem, logits: list[list[LinearForm | None]],
                   exponentiator: Exponentiator) -> sp.ImmutableMatrix:
     """E = exp(L), 0 where masked (every entry of a fully masked row)."""
-    return _immutable(problem.n_q, problem.n_k, [
+    return immutable_matrix(problem.n_q, problem.n_k, [
         ZERO if f is None else exponentiator.value(*exponentiator.split(f))
         for row in logits for f in row])
 
@@ -223,28 +211,9 @@ def sums_of(groups: list[list[sp.Expr]]) -> list[sp.Expr]:
 def _divider(denominator: sp.Expr) -> Callable[[sp.Expr], sp.Expr]:
     """x -> x / denominator as one fraction (the inverse built once per row)."""
     if denominator.is_Rational:
-        return lambda x: ZERO if _is_zero(x) else x / denominator
+        return lambda x: ZERO if is_zero_number(x) else x / denominator
     inverse = sp.Pow(denominator, -1)
-    return lambda x: ZERO if _is_zero(x) else _times(x, inverse)
-
-
-def _times(x: sp.Expr, inverse: sp.Expr) -> sp.Expr:
-    """sp.Mul(x, inverse) for x = e, c*e (e an exp) or a rational c, without Mul.flatten:
-    the factors only need Mul's canonical order (nothing in them combines with 1/(sum))."""
-    if isinstance(x, sp.exp):
-        factors = [inverse, x]
-    elif x.is_Mul and len(x.args) == 2 and x.args[0].is_Rational and isinstance(x.args[1], sp.exp):
-        factors = [inverse, x.args[1]]
-        _mulsort(factors)
-        return sp.Mul._from_args([x.args[0], *factors], True)
-    else:
-        return sp.Mul(x, inverse)
-    _mulsort(factors)
-    return sp.Mul._from_args(factors, True)
-
-
-def _is_zero(x: sp.Expr) -> bool:
-    return x is ZERO or (x.is_Number and x == 0)
+    return lambda x: ZERO if is_zero_number(x) else times_inverse(x, inverse)
 
 
 def _outputs(problem: Problem, soft: Softmax) -> sp.ImmutableMatrix:
@@ -263,7 +232,7 @@ def _outputs(problem: Problem, soft: Softmax) -> sp.ImmutableMatrix:
             continue
         nums, denominator = fraction
         terms = {j: add_term(x) for j, x in nums.items()} if rational_v else {}
-        if rational_v is None or not all(_plain_unit(t) for t in terms.values()):
+        if rational_v is None or not all(plain_unit(t) for t in terms.values()):
             divide = _divider(denominator)
             rows.append([divide(sp.Add(*(x * V[j, c] for j, x in nums.items())))
                          for c in range(d_v)])
@@ -283,7 +252,7 @@ def _outputs(problem: Problem, soft: Softmax) -> sp.ImmutableMatrix:
     whole.update({(i, c): dividers[i](value) for (i, c, _), value in zip(groups, built)})
     flat = [x for i, row in enumerate(rows)
             for x in (row if row is not None else [whole[i, c] for c in range(d_v)])]
-    return _immutable(problem.n_q, d_v, flat)
+    return immutable_matrix(problem.n_q, d_v, flat)
 
 
 def _ratio(numerator: dict, denominator: dict) -> Fraction | int | None:
@@ -297,35 +266,14 @@ def _ratio(numerator: dict, denominator: dict) -> Fraction | int | None:
     return r if all(num[u] == r * c for u, c in den.items()) else None
 
 
-def _plain_unit(term: tuple[Fraction, sp.Expr] | None) -> bool:
-    """True when a rational times this term's unit is collected exactly as Add and Mul do:
-    no power of a number inside, which Mul would merge with the rational coefficient."""
-    return term is not None and not any(
-        f.is_Pow and f.base.is_Number for f in sp.Mul.make_args(term[1]))
-
-
-def _immutable(rows: int, cols: int, flat: list[sp.Expr]) -> sp.ImmutableMatrix:
-    """ImmutableMatrix(rows, cols, flat) for SymPy entries, without re-sympifying them or
-    comparing each with 0 through sympify (what the constructor does, at 1-2 µs an entry)."""
-    build = getattr(sp.ImmutableMatrix, "_dod_to_DomainMatrix", None)
-    if build is None:  # another SymPy version: the public constructor
-        return sp.ImmutableMatrix._new(rows, cols, flat, copy=False)
-    nonzero: dict[int, dict[int, sp.Expr]] = {}
-    for k, x in enumerate(flat):
-        if not _is_zero(x):
-            i, j = divmod(k, cols)
-            nonzero.setdefault(i, {})[j] = x
-    return sp.ImmutableMatrix._fromrep(build(rows, cols, nonzero, set(map(type, flat))))
-
-
 def _matrix(grid: list[list[LinearForm | None]]) -> sp.ImmutableMatrix:
     built: dict[int, sp.Expr] = {}
     flat = [NEG_INF if f is None else built[id(f)] if id(f) in built
             else built.setdefault(id(f), to_expr(f)) for row in grid for f in row]
-    return _immutable(len(grid), len(grid[0]), flat)
+    return immutable_matrix(len(grid), len(grid[0]), flat)
 
 
 def _mask_matrix(bias: Grid, readable: tuple[tuple[bool, ...], ...]) -> sp.ImmutableMatrix:
     flat = [to_expr(b) if ok else NEG_INF for row, oks in zip(bias, readable)
             for b, ok in zip(row, oks)]
-    return _immutable(len(bias), len(bias[0]), flat)
+    return immutable_matrix(len(bias), len(bias[0]), flat)

@@ -15,16 +15,15 @@ from functools import lru_cache
 from typing import Iterable, Mapping
 
 import sympy as sp
-from sympy.core.add import _addsort
 
 from ..errors import InputError
 from ..limits import MAX_EXACT_FACTOR_BITS, MAX_ROOT_BITS
 from ..parse.primes import log_reduced
+from .sympy_fast import ONE
 
 LinearForm = dict[sp.Expr, Fraction]
 LogPart = tuple[tuple[int, Fraction], ...]  # (prime, rational power) of exp(sum c_p ln p)
 Powers = tuple[int, ...]  # the integer power of each generator
-ONE = sp.S.One
 
 
 def linear_form(expr: sp.Expr) -> LinearForm:
@@ -241,79 +240,3 @@ class Exponentiator:
                        for x in shifted]
 
 
-Polynomial = dict[sp.Expr, Fraction]  # unit -> rational coefficient; ONE holds the constant
-
-
-def add_term(x: sp.Expr) -> tuple[Fraction | int, sp.Expr] | None:
-    """Split x as Add.flatten does: (rational coefficient, unit), unit ONE for a rational;
-    None where Add.flatten would do more than collect (an Add, an unevaluated power, a float)."""
-    if x.is_Rational:
-        return python_rational(x), ONE
-    if x.is_Add or x.is_Number:
-        return None
-    if x.is_Mul:
-        c, unit = x.as_coeff_Mul()
-        return (python_rational(c), unit) if c.is_Rational else None
-    if x.is_Pow and x.base.is_Number and x.exp.is_Rational and (
-            x.exp.is_Integer or x.exp.is_negative):
-        return None
-    return 1, x
-
-
-def python_rational(x: sp.Rational) -> Fraction | int:
-    """A SymPy rational as an int when it is one, else a Fraction."""
-    return int(x.p) if x.q == 1 else Fraction(int(x.p), int(x.q))
-
-
-def _rational(c: Fraction | int) -> sp.Rational:
-    return sp.Integer(c) if isinstance(c, int) else sp.Rational(c.numerator, c.denominator)
-
-
-def _rebuilt(c: Fraction | int, unit: sp.Expr) -> sp.Expr:
-    """c * unit as Add.flatten rebuilds a collected term (c is not 0)."""
-    if c == 1:
-        return unit
-    coefficient = _rational(c)
-    if unit.is_Mul:
-        return unit._new_rawargs(coefficient, *unit.args)
-    if isinstance(unit, sp.exp):  # what Mul(coefficient, unit) returns, without flatten
-        return sp.Mul._from_args((coefficient, unit), True)
-    return sp.Mul(coefficient, unit)
-
-
-def build_sums(polynomials: list[Polynomial]) -> list[sp.Expr]:
-    """sp.Add of each polynomial's terms, identical to what sp.Add(*terms) returns.
-
-    Add.flatten sorts the terms of every sum by Basic.compare, which costs most of the time
-    for a few hundred sums of tens of terms. The order is a total order, so sorting all
-    distinct terms once and each sum by rank gives the same canonical order.
-    """
-    prepared = []
-    built: dict[tuple[sp.Expr, Fraction | int], sp.Expr] = {}
-    for poly in polynomials:
-        constant = poly.get(ONE, 0)
-        terms = []
-        for unit, c in poly.items():
-            if c and unit is not ONE:
-                term = built.get((unit, c))
-                terms.append(term if term is not None else
-                             built.setdefault((unit, c), _rebuilt(c, unit)))
-        prepared.append((constant, terms))
-    distinct = list({t for _, terms in prepared for t in terms})
-    _addsort(distinct)
-    rank = {t: k for k, t in enumerate(distinct)}
-    sums = []
-    for constant, terms in prepared:
-        terms.sort(key=rank.__getitem__)
-        if constant:
-            terms.insert(0, _rational(constant))
-        sums.append(sp.Add._from_args(terms, True) if terms else sp.S.Zero)
-    return sums
-
-
-def collect(terms: Iterable[tuple[Fraction, sp.Expr]]) -> Polynomial:
-    """Sum (coefficient, unit) pairs by unit."""
-    poly: Polynomial = {}
-    for c, unit in terms:
-        poly[unit] = poly.get(unit, 0) + c
-    return poly
