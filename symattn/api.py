@@ -136,7 +136,7 @@ def render(trace: Trace, to: str = "text", *, lang: str | None = None, detail: s
         exact = not trace.problem.symbols
         decimals = {n: decimal_grid(trace.stage(n), places) for n in ("A", "O")} \
             if to == "text" and exact else None
-        return render_trace(trace, to, decimals)
+        return render_trace(trace.complete(), to, decimals)
     options = Options(lang=lang, detail=detail, row=row, places=places, figure=figure)
     derivation = derive(trace, check(trace, digits=digits), options)
     return render_derivation(derivation, to, standalone=standalone)
@@ -146,9 +146,9 @@ def _render_heads(trace: MultiHeadTrace, to: str, *, lang: str, detail: str, pla
                   standalone: bool, digits: int) -> str:
     """A multi-head trace: text, JSON, or the derivation of every head and the output."""
     if to == "json":
-        return heads_json(trace)
+        return heads_json(trace.complete())
     if to == "text":
-        return heads_text(trace, [{n: decimal_grid(h.stage(n), places) for n in ("A", "O")}
+        return heads_text(trace.complete(), [{n: decimal_grid(h.stage(n), places) for n in ("A", "O")}
                                   for h in trace.heads])
     derivation = derive_heads(trace, check_heads(trace, digits),
                               Options(lang=lang, detail=detail, places=places))

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
+import itertools
 from math import gcd, lcm
 
 import mpmath
@@ -75,6 +76,7 @@ def derive(trace: Trace, report: Report, options: Options = Options()) -> Deriva
     """Decide names, display forms, decimals and the rows to write out."""
     if options.detail not in DETAILS:
         raise ValueError(f"detail must be one of {', '.join(DETAILS)}")
+    trace = trace.complete()  # every stage a renderer shows is built here, not while it renders
     exact = not trace.problem.symbols
     numeric = recompute(trace.problem, options.places + 20) if exact else None
     names, inner, weights = choose_names(trace, options.places if exact else None)
@@ -138,8 +140,8 @@ def choose_names(trace: Trace, places: int | None) -> tuple[tuple[Name, ...], di
     logits = {x for x in trace.L if x.is_finite and not x.is_Rational and not x.is_Atom
               and not x.free_symbols}
     if len(logits) == 1:
-        add(sp.Symbol(next(c for c in LOGIT_LETTERS if c not in taken)), logits.pop())
-    for symbol, (value, power) in _generators(trace, set(replace)).items():
+        add(sp.Symbol(fresh(LOGIT_LETTERS, taken)), logits.pop())
+    for symbol, (value, power) in _generators(trace, set(replace), taken).items():
         replace.update({sp.exp(k * value): symbol ** k for k in power})
         names.append(Name(symbol, sp.exp(value.xreplace(replace)),
                           decimal_string(sp.exp(value), places) if places is not None else None))
@@ -149,6 +151,7 @@ def choose_names(trace: Trace, places: int | None) -> tuple[tuple[Name, ...], di
     free = [name for name in WEIGHT_NAMES if name not in taken]
     if len(repeated) <= len(free):
         for symbol, value in zip(free, repeated):
+            taken.add(symbol)
             original = next(x for x in trace.A if x.xreplace(replace) == value)
             names.append(Name(sp.Symbol(symbol), value,
                               decimal_string(original, places) if places is not None else None))
@@ -156,7 +159,8 @@ def choose_names(trace: Trace, places: int | None) -> tuple[tuple[Name, ...], di
     return tuple(names), replace, whole
 
 
-def _generators(trace: Trace, named: set[sp.Expr]) -> dict[sp.Symbol, tuple[sp.Expr, list[int]]]:
+def _generators(trace: Trace, named: set[sp.Expr], taken: set[str]
+                ) -> dict[sp.Symbol, tuple[sp.Expr, list[int]]]:
     """One generator t = exp(g·b) per basis b when every exp argument is a rational multiple."""
     values = list(trace.A) + list(trace.O) + list(trace.E)
     arguments = {atom.args[0] for x in values for atom in x.atoms(sp.exp)}
@@ -168,9 +172,13 @@ def _generators(trace: Trace, named: set[sp.Expr]) -> dict[sp.Symbol, tuple[sp.E
         if not c.is_Rational or basis.is_Add:
             return {}
         groups.setdefault(basis, []).append(Fraction(int(c.p), int(c.q)))
-    taken = {s.name for s in trace.problem.symbols}
-    letter = next(c for c in GENERATOR_LETTERS if c not in taken)
-    symbols = [letter] if len(groups) == 1 else [f"{letter}_{k}" for k in range(1, len(groups) + 1)]
+    if len(groups) == 1:
+        symbols = [fresh(GENERATOR_LETTERS, taken)]
+    else:
+        letter = next((c for c in GENERATOR_LETTERS if c not in taken and not any(
+            f"{c}_{k}" in taken for k in range(1, len(groups) + 1))), None)
+        symbols = [f"{letter}_{k}" if letter else fresh(GENERATOR_LETTERS, taken)
+                   for k in range(1, len(groups) + 1)]
     out = {}
     for symbol, (basis, coefficients) in zip(symbols, groups.items()):
         step = Fraction(gcd(*(f.numerator for f in coefficients)),
@@ -180,7 +188,17 @@ def _generators(trace: Trace, named: set[sp.Expr]) -> dict[sp.Symbol, tuple[sp.E
         if value.is_Integer and set(powers) == {1}:
             continue  # e^10 reads better than a name for it
         out[sp.Symbol(symbol, positive=True)] = (value, powers)
+        taken.add(symbol)
     return out
+
+
+def fresh(letters: tuple[str, ...], taken: set[str]) -> str:
+    """The first letter not taken, else the first letter with the lowest free subscript (a_1);
+    the name is added to taken, so one derivation never gives two things the same name."""
+    candidates = itertools.chain(letters, (f"{c}_{k}" for k in itertools.count(1) for c in letters))
+    name = next(c for c in candidates if c not in taken)
+    taken.add(name)
+    return name
 
 
 def row_steps(trace: Trace, i: int, decimals: dict[str, list[list[str]]],

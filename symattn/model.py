@@ -228,9 +228,18 @@ class Trace:
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickling and copying build the lazy stages first."""
+        return dict(self.complete().__dict__)
+
+    def complete(self) -> Trace:
+        """This trace with every lazy stage built; renderers take complete traces only."""
         for name in LAZY_STAGES:
             getattr(self, name)
-        return dict(self.__dict__)
+        return self
+
+    @property
+    def is_complete(self) -> bool:
+        """True when no stage is left to build."""
+        return not any(isinstance(self.__dict__[name], Lazy) for name in LAZY_STAGES)
 
     @property
     def Q(self) -> sp.ImmutableMatrix:
@@ -289,6 +298,12 @@ class MultiHeadTrace:
     heads: tuple[Trace, ...]
     concat: sp.ImmutableMatrix
     output: sp.ImmutableMatrix
+
+    def complete(self) -> MultiHeadTrace:
+        """This trace with every head's lazy stages built."""
+        for head in self.heads:
+            head.complete()
+        return self
 
     def facts(self) -> Facts:
         """Claims on a multi-head problem address its output: O (and n_q) means MHA(X)."""

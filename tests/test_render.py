@@ -217,3 +217,48 @@ def test_bad_derivation_tables(example, table, message):
     text = example("02_causal_three_positions").read_text(encoding="utf-8")
     with pytest.raises(InputError, match=message):
         symattn.parse_problem(text + f"\n[derivation]\n{table}\n")
+
+
+def _names(md: str) -> list[str]:
+    return re.findall(r"^(\S+) &= ", md.split("## Names used below")[1].split("##")[0], re.M)
+
+
+def test_names_avoid_every_declared_symbol():
+    letters = "a b c d t u w z g p q".split()
+    trace = symattn.attention([[1, 0], [0, 1]], [[1, 0], [0, 1]], [["a", "b"], ["c", "d"]],
+                              symbols={name: "real" for name in letters})
+    assert _names(symattn.render(trace, "markdown", detail="full")) == ["a_{1}", "r", "v"]
+    Q, K, V = [[1], [2]], [["sqrt(2)"], ["sqrt(3)"], [0]], [[1], [0], [2]]
+    assert _names(symattn.render(symattn.attention(Q, K, V), "markdown")) == ["t_{1}", "t_{2}"]
+    taken = {"t_1": "real", "t_2": "real", "u": "real"}
+    assert _names(symattn.render(symattn.attention(Q, K, V, symbols=taken), "markdown")) == \
+        ["w_{1}", "w_{2}"]
+
+
+def test_renderers_never_build_a_stage(example, monkeypatch):
+    from symattn import model
+    from symattn.checks.invariants import check
+    from symattn.derivation import Options, derive
+    from symattn.renderers import render_derivation, render_trace
+
+    trace = symattn.attend(symattn.load_problem(example("04_causal_four_positions")))
+    assert not trace.is_complete
+    for to in ("text", "json"):
+        with pytest.raises(ValueError, match="not built yet"):
+            render_trace(trace, to)
+    derivation = derive(trace, check(trace), Options(detail="full", figure=True))
+    assert derivation.trace.is_complete
+    built = []
+    real = model._Stage.__get__
+
+    def spy(stage, owner_trace, owner=None):
+        if owner_trace is not None and isinstance(owner_trace.__dict__[stage.name], model.Lazy):
+            built.append(stage.name)
+        return real(stage, owner_trace, owner)
+
+    monkeypatch.setattr(model._Stage, "__get__", spy)
+    for to in ("latex", "markdown"):
+        render_derivation(derivation, to, standalone=True)
+    with pytest.raises(ValueError, match="not built yet"):  # refused, not built
+        render_trace(symattn.attend(trace.problem), "json")
+    assert built == []

@@ -13,6 +13,7 @@ import sympy as sp
 
 from ..derivation import Derivation, RowSteps
 from .phrases import PHRASES, phrase
+from .text import laid_out
 from .printer import labelled, math, matrix, matrix_of
 
 CHECK_PHRASES = {"shapes": "check_shapes", "row_sums": "check_rows", "masked_zero": "check_masked",
@@ -87,7 +88,7 @@ def segments(key: str, lang: str, **values: object) -> tuple[Segment, ...]:
 
 def build(d: Derivation) -> list[Block]:
     """Every block of the derivation, in reading order."""
-    lang, p = d.options.lang, d.trace.problem
+    lang, p = d.options.lang, laid_out(d.trace).problem
     title = (("label", p.title),) if p.title else segments("derivation", lang)
     blocks: list[Block] = [Heading(1, title)]
     blocks += inputs(d)

@@ -5,10 +5,12 @@ from __future__ import annotations
 import json
 
 from ..model import STAGES, Trace
+from .text import laid_out
 
 
 def render_json(trace: Trace) -> str:
     """JSON with every exact entry as a string; masked entries of M and L are "-oo"."""
+    laid_out(trace)
     document = {
         "title": trace.problem.title,
         "shapes": {name: list(trace.stage(name).shape) for name in STAGES},

@@ -32,9 +32,17 @@ class TextPrinter(StrPrinter):
 _PRINTER = TextPrinter()
 
 
+def laid_out(trace: Trace) -> Trace:
+    """The trace, refused when a stage is still to be built: a renderer never computes."""
+    if not trace.is_complete:
+        raise ValueError("a renderer was given a trace whose stages are not built yet; "
+                         "call trace.complete() (or derive()) first")
+    return trace
+
+
 def render_text(trace: Trace, decimals: dict[str, list[list[str]]]) -> str:
     """Every stage in order, with labels, and decimals after the stages that have them."""
-    p = trace.problem
+    p = laid_out(trace).problem
     lines = [p.title] if p.title else []
     lines.append(f"n_q = {p.n_q}, n_k = {p.n_k}, d_k = {p.d_k}, d_v = {p.d_v}; "
                  f"scale s = {_PRINTER.doprint(p.scale_factor)}; "
