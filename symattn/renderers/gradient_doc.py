@@ -8,7 +8,7 @@ import sympy as sp
 
 from ..analyses.results import GradientCheck, Gradients
 from . import latex, markdown
-from .analysis_tools import mat, standalone_document, subtitle
+from .analysis_layout import mat, standalone_document, subtitle
 from .document import Block, Display, Heading, Label, Paragraph, segments
 from .printer import math, matrix
 from .text import TextPrinter, grid

@@ -6,7 +6,7 @@ import json
 
 from ..analyses.results import NonUniqueness, RowSet
 from . import latex, markdown
-from .analysis_tools import mat, standalone_document, subtitle, vector
+from .analysis_layout import mat, standalone_document, subtitle, vector
 from .document import Block, Display, Heading, Label, Paragraph, segments
 from .printer import math, matrix
 from .text import TextPrinter

@@ -8,7 +8,7 @@ import sympy as sp
 
 from ..analyses.results import RowAtPoint, Sweep
 from . import latex, markdown
-from .analysis_tools import standalone_document, subtitle, vector
+from .analysis_layout import standalone_document, subtitle, vector
 from .document import Block, Display, Heading, Label, Paragraph, segments
 from .plot import Curve, Plot, symbol_text, tick_text
 from .printer import escape_text, math, matrix
