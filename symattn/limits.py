@@ -46,6 +46,8 @@ MAX_CLAIM_LENGTH = 20_000  # one claimed answer as text
 MAX_SUBMISSIONS_BYTES = 50_000_000
 WORKER_MEMORY_BYTES = 4 * 2**30  # address space of a grading worker
 MAX_MISTAKE_ENTRIES = 4096  # n_q x n_k past which the classic mistakes are not diagnosed
+MISTAKE_CPU_SECONDS = 10.0  # CPU time one classic mistake may take; past it: no diagnosis
+MAX_PROOF_TERMS = 20_000  # terms an equality proof may expand to; past it: undecided
 
 # Command line
 MAX_CHECK_DIGITS = 1000  # --digits of check and of a derivation's cross-check

@@ -11,6 +11,7 @@ import sympy as sp
 from symattn import parse_problem
 from symattn.answers.verify import verify
 from symattn.checks.heads import check_heads
+from symattn.answers.mistakes import MISTAKES
 from symattn.checks.invariants import check
 from symattn.cli import main
 from symattn.errors import InputError
@@ -91,9 +92,7 @@ def test_choices_have_distinct_distractors_named_by_mistake(tmp_path):
         data = tomllib.loads(path.read_text())
         values = [data["correct"]] + [d["value"] for d in data.get("distractors", [])]
         assert len(set(values)) == len(values) >= 3
-        assert {d["mistake"] for d in data["distractors"]} <= {
-            "columns", "no_scale", "mask_after_softmax", "no_causal_mask", "mask_after_tau",
-            "swap_kv"}
+        assert {d["mistake"] for d in data["distractors"]} <= set(MISTAKES)
 
 
 def test_bad_options_are_refused(capsys):

@@ -6,6 +6,8 @@ import csv
 import io
 import os
 import random
+import subprocess
+import sys
 import time
 
 import pytest
@@ -64,24 +66,32 @@ def test_bad_utf8_is_refused(tmp_path):
         read_submissions(path)
 
 
-def test_a_slow_answer_costs_its_time_limit_and_is_invalid(tmp_path, monkeypatch):
-    real = batch.judge_text
+def test_slow_stuck_and_crashing_answers_cost_their_limits(tmp_path, monkeypatch):
+    real_text, real_claim = batch.judge_text, batch.judge_claim
 
     def judge_text(key, text, *rest):
-        if text == "SLOW":
+        if text == "STUCK":  # spends no CPU (as native code that never returns): the wall guard
             time.sleep(60)
         if text == "CRASH":
             os._exit(1)
-        return real(key, text, *rest)
+        return real_text(key, text, *rest)
 
-    monkeypatch.setattr(batch, "judge_text", judge_text)  # forked workers inherit it
+    def judge_claim(claim, *rest):
+        while claim.rows[0][0].text == "BUSY":  # spends CPU time: stopped by the CPU budget
+            pass
+        return real_claim(claim, *rest)
+
+    monkeypatch.setattr(batch, "judge_text", judge_text)  # forked workers inherit them
+    monkeypatch.setattr(batch, "judge_claim", judge_claim)
+    monkeypatch.setattr(batch, "wall_limit", lambda seconds: 3.0)
     started = time.monotonic()
-    _, graded = grade_text(tmp_path, "id,\"A[3,1]\"\nann,SLOW\nben,1/6\ncid,CRASH\ndan,0.17\n",
-                           time_limit=0.5)
-    assert time.monotonic() - started < 20
+    _, graded = grade_text(tmp_path, "id,\"A[3,1]\"\nann,STUCK\nben,1/6\ncid,CRASH\ndan,0.17\n"
+                           "eve,BUSY\n", time_limit=0.5)
+    assert time.monotonic() - started < 20  # each stuck answer: 3 s, then once more alone
     verdicts = [g.verdicts[0] for g in graded]
-    assert [v.status for v in verdicts] == ["invalid", "correct", "invalid", "correct"]
-    assert verdicts[0].note_values == ("time limit of 0.5 s exceeded",)
+    assert [v.status for v in verdicts] == ["time_limit", "correct", "invalid", "correct",
+                                            "time_limit"]
+    assert verdicts[0].note_values == verdicts[4].note_values == (0.5,)
     assert verdicts[2].note_values == ("the checker stopped on this answer (memory or crash)",)
 
 
@@ -122,3 +132,31 @@ def test_a_thousand_submissions_with_hostile_answers(tmp_path, capsys):
         else:
             assert row["O[3,1]"] in ("correct", "wrong")
     assert out.splitlines()[0].startswith("A[3]    ")
+
+
+def test_grades_do_not_depend_on_load_or_worker_count(tmp_path, capsys):
+    """The same class graded with 1, 2 and 8 workers while CPU hogs run beside it: the same report.
+    The heavy answers cost about 0.35 s of CPU each (their proof expands a power), well within
+    the 1.5 s limit; on a wall clock, 8 workers and 2 hogs sharing 2 cores take about 1.8 s each."""
+    problem = EXAMPLES / "01_two_positions" / "problem.toml"
+    base = "exp(sqrt(2)/2)/(1+exp(sqrt(2)/2))"
+    heavy = (f"{base} + (exp(1/2)+exp(1/3)+exp(1/5)+1)^12 - (exp(1)+exp(2/3)+exp(2/5)+1"
+             "+2*exp(5/6)+2*exp(7/10)+2*exp(1/2)+2*exp(8/15)+2*exp(1/3)+2*exp(1/5))^6")
+    answers = [heavy, "0.6698", "1/2", heavy.replace("^6", "^6 + 10^-90"), "0.67", "x"] * 4
+    rows = ["id,\"A[1,1]\""] + [f"s{k},\"{a}\"" for k, a in enumerate(answers)]
+    submissions = write(tmp_path, "\n".join(rows) + "\n")
+    hogs = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2)]
+    reports = []
+    try:
+        for workers in (1, 2, 8):
+            report = tmp_path / f"report{workers}.csv"
+            assert cli.main(["grade", str(problem), "--submissions", str(submissions), "-o",
+                             str(report), "--workers", str(workers), "--time-limit", "1.5"]) == 0
+            reports.append(report.read_text(encoding="utf-8"))
+    finally:
+        for hog in hogs:
+            hog.kill()
+    capsys.readouterr()
+    assert reports[0] == reports[1] == reports[2]
+    statuses = [row["A[1,1]"] for row in csv.DictReader(io.StringIO(reports[0]))]
+    assert statuses == ["correct", "correct", "wrong", "wrong", "correct", "invalid"] * 4

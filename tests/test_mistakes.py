@@ -15,7 +15,7 @@ from symattn.cli import main
 from symattn.exact.attention import attend
 
 # causal + temperature + a finite bias + d_k = 2 with the scale + d_v = d_k: every mistake applies
-PROBLEM = """title = "All six mistakes"
+PROBLEM = """title = "All seven mistakes"
 
 [input]
 Q = [[1, 0], [0, 1], [1, 1]]
@@ -31,7 +31,8 @@ WORDS = {"columns": "softmax over columns", "no_scale": "forgetting the 1/√d_k
          "mask_after_softmax": "masking after the softmax without renormalising",
          "no_causal_mask": "omitting the causal mask",
          "mask_after_tau": "adding the mask after dividing by τ",
-         "swap_kv": "swapping the roles of K and V"}
+         "swap_kv": "swapping the roles of K and V",
+         "sum_normalised": "dividing each logit by its row's sum instead of the softmax"}
 R = sp.Rational
 
 
@@ -64,6 +65,11 @@ def test_the_mistaken_weights_by_hand(found):
     assert found["mask_after_tau"].A.row(2) == sp.Matrix([[R(8, 33), R(9, 33), R(16, 33)]])
     correct = attend(parse_problem(PROBLEM)).A
     assert correct.row(2) == sp.Matrix([[R(16, 41), R(9, 41), R(16, 41)]])
+    # each logit over its row's sum: row 2 is (0, 2 ln 3) -> (0, 1); row 3 (4 ln 2, 2 ln 3, 4 ln 2)
+    summed = found["sum_normalised"].A
+    assert summed.row(0) == sp.Matrix([[1, 0, 0]]) and summed.row(1) == sp.Matrix([[0, 1, 0]])
+    third = 2 * sp.log(2) / (4 * sp.log(2) + sp.log(3))
+    assert sp.simplify(summed[2, 0] - third) == 0 and sp.simplify(sum(summed.row(2)) - 1) == 0
 
 
 def test_mistakes_that_do_not_apply_say_so():

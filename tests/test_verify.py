@@ -12,7 +12,8 @@ from symattn import cli, load_problem, parse_problem
 from symattn.answers.verify import verify
 from symattn.errors import InputError
 from symattn.model import Grading
-from symattn.parse.claims import Target, parse_claim, parse_key, split_structure
+from symattn.parse.claims import Target, parse_claim, parse_key
+from symattn.parse.printouts import split_structure
 
 
 @pytest.mark.parametrize("key, target", [
@@ -38,12 +39,20 @@ def test_bad_claim_keys_are_refused(key):
 
 @pytest.mark.parametrize("text, rows", [
     ("7/3", [["7/3"]]),
-    ("(1/3, 1/6, 1/2, 0)", [["1/3", " 1/6", " 1/2", " 0"]]),
-    ("[[1, 0], [0, ln(3)]]", [["1", " 0"], ["0", " ln(3)"]]),
-    ("[1/5, 18/5]", [["1/5", " 18/5"]]),
+    ("(1/3, 1/6, 1/2, 0)", [["1/3", "1/6", "1/2", "0"]]),
+    ("[[1, 0], [0, ln(3)]]", [["1", "0"], ["0", "ln(3)"]]),
+    ("[1/5, 18/5]", [["1/5", "18/5"]]),
     ("(1 + 2)", [["(1 + 2)"]]),
     ("（1/3，2/3）", [["1/3", "2/3"]]),
-], ids=["scalar", "tuple", "matrix", "vector", "parenthesised", "full-width"])
+    ("(7)/(3)", [["(7)/(3)"]]),
+    ("(1+2)/(6)", [["(1+2)/(6)"]]),
+    ("[[0.1 0.2]\n [0.3 0.4]]", [["0.1", "0.2"], ["0.3", "0.4"]]),
+    ("[ 1.  0. -0.]", [["1.", "0.", "-0."]]),
+    ("array([[0.25, 0.75]], dtype=float32)", [["0.25", "0.75"]]),
+    ("tensor([[[6.3379e-02, 9.3662e-01]]], grad_fn=<SoftmaxBackward0>)",
+     [["6.3379e-02", "9.3662e-01"]]),
+], ids=["scalar", "tuple", "matrix", "vector", "parenthesised", "full-width", "quotient",
+        "sum-quotient", "numpy-print", "numpy-rounded", "numpy-repr", "torch"])
 def test_split_structure(text, rows):
     assert split_structure(text) == rows
 
@@ -193,8 +202,8 @@ def test_json_and_chinese_feedback(capsys, tmp_path):
 
 @pytest.mark.parametrize("content, message", [
     ('[answers]\n"X[1]" = "1"\n', "unknown claim key 'X[1]'"),
-    ('[other]\nx = 1\n', "an answers file holds only an [answers] table"),
-    ('title = "x"\n', "an answers file holds only an [answers] table"),
+    ('[other]\nx = 1\n', "an answers file holds an [answers] table and optionally [grading]"),
+    ('title = "x"\n', "an answers file holds an [answers] table and optionally [grading]"),
     ('answers = 3\n', "must be a table of claims"),
 ], ids=["bad-key", "extra-table", "extra-key", "not-a-table"])
 def test_bad_answer_files_exit_2(capsys, tmp_path, content, message):

@@ -1,5 +1,13 @@
-"""Batch grading of untrusted submissions: each answer judged in a worker process under a hard
-time limit, so one pathological answer costs at most its limit and is marked invalid."""
+"""Batch grading of untrusted submissions, each answer judged in a worker process.
+
+A verdict depends only on the answer and the problem, never on how busy the machine is or how
+many workers run: the work per answer is bounded by the worker's CPU time (`--time-limit`), not
+by the wall clock, and an answer that runs out of it is judged once more, alone, before it is
+reported as "time_limit" (its own status, for the instructor to review; never "wrong"). A wrong
+answer is then diagnosed against the classic mistakes, computed in the worker when first needed.
+The wall clock only guards against a worker that stops answering (a crash, or native code that
+never returns): it is killed and the answer is judged again alone.
+"""
 
 from __future__ import annotations
 
@@ -10,33 +18,45 @@ from collections import deque
 from multiprocessing.connection import Connection, wait
 from typing import Callable
 
-from ..limits import WORKER_MEMORY_BYTES
+from ..limits import MISTAKE_CPU_SECONDS, WORKER_MEMORY_BYTES
 from ..model import Facts, Grading
 from ..parse.claims import parse_claim
 from ..parse.submissions import Submissions
-from .judge import judge
+from .budget import OverBudget, cpu_budget
+from .judge import diagnose, judge_claim
+from .mistakes import MISTAKES, Mistakes
 from .results import Graded, Verdict
+
+Task = tuple[int, int]  # (student, key)
 
 
 def judge_text(key: str, text: str, facts: Facts, grading: Grading, symbols: dict,
-               mistakes: dict | None = None) -> Verdict:
-    """Parse and judge one untrusted answer (an empty cell is an invalid, missing answer)."""
+               mistakes: Mistakes | None = None, time_limit: float | None = None) -> Verdict:
+    """Parse and judge one untrusted answer within `time_limit` seconds of CPU time, then
+    diagnose it if it is wrong (an empty cell is an invalid, missing answer)."""
     if not text.strip():
         return Verdict(key, "invalid", (), "unreadable", ("no answer",))
-    return judge(parse_claim(key, text, symbols), facts, grading, mistakes)
+    try:
+        with cpu_budget(time_limit):
+            claim = parse_claim(key, text, symbols)
+            verdict = judge_claim(claim, facts, grading)
+    except OverBudget:
+        return Verdict(key, "time_limit", (), "time_limit", (time_limit,))
+    if verdict.status == "wrong" and mistakes is not None:
+        verdict = diagnose(verdict, claim, facts, grading, mistakes)
+    return verdict
 
 
 class _Worker:
-    """A forked process that judges answers sent over a pipe; killed if it overruns."""
+    """A forked process that judges answers sent over a pipe; killed if it stops answering."""
 
-    def __init__(self, facts: Facts, grading: Grading, symbols: dict,
-                 mistakes: dict | None = None) -> None:
+    def __init__(self, job: tuple) -> None:
         self.conn, child = multiprocessing.get_context("fork").Pipe()
         self.process = multiprocessing.get_context("fork").Process(
-            target=_serve, args=(child, facts, grading, symbols, mistakes), daemon=True)
+            target=_serve, args=(child, *job), daemon=True)
         self.process.start()
         child.close()
-        self.task: tuple[int, int] | None = None
+        self.task: Task | None = None
         self.deadline = 0.0
 
     def stop(self) -> None:
@@ -46,7 +66,7 @@ class _Worker:
 
 
 def _serve(conn: Connection, facts: Facts, grading: Grading, symbols: dict,
-           mistakes: dict | None = None) -> None:
+           mistakes: Mistakes | None, time_limit: float) -> None:
     resource.setrlimit(resource.RLIMIT_AS, (WORKER_MEMORY_BYTES, WORKER_MEMORY_BYTES))
     while True:
         try:
@@ -54,58 +74,80 @@ def _serve(conn: Connection, facts: Facts, grading: Grading, symbols: dict,
         except EOFError:
             return
         try:
-            verdict = judge_text(key, text, facts, grading, symbols, mistakes)
+            verdict = judge_text(key, text, facts, grading, symbols, mistakes, time_limit)
         except Exception as error:  # an answer that breaks the judge is invalid, not fatal
             verdict = Verdict(key, "invalid", (), "unreadable",
                               (f"{type(error).__name__}: {str(error)[:80]}",))
         conn.send(verdict)
 
 
+def wall_limit(time_limit: float) -> float:
+    """Wall-clock seconds after which a silent worker is killed: its CPU budget on a machine
+    many times oversubscribed, plus the classic mistakes' budgets, plus slack."""
+    return 20 * time_limit + len(MISTAKES) * MISTAKE_CPU_SECONDS + 30
+
+
 def grade(submissions: Submissions, facts: Facts, grading: Grading, symbols: dict, *,
           workers: int = 2, time_limit: float = 2.0,
           progress: Callable[[int, int], None] | None = None,
-          mistakes: dict | None = None) -> list[Graded]:
-    """Judge every answer in worker processes; each answer gets at most `time_limit` seconds.
+          mistakes: Mistakes | None = None) -> list[Graded]:
+    """Judge every answer in worker processes, each within `time_limit` seconds of CPU time.
 
-    `mistakes` (name -> mistaken A and O) lets a wrong answer be diagnosed as a known mistake.
+    `mistakes` (computed lazily in each worker) lets a wrong answer be diagnosed.
     """
-    tasks = deque((s, k) for s in range(len(submissions.students)) for k in range(len(submissions.keys)))
-    total = len(tasks)
-    results: dict[tuple[int, int], Verdict] = {}
-    pool = [_Worker(facts, grading, symbols, mistakes) for _ in range(max(1, min(workers, total)))]
+    tasks = [(s, k) for s in range(len(submissions.students)) for k in range(len(submissions.keys))]
+    job = (facts, grading, symbols, mistakes, time_limit)
+
+    def answer(task: Task) -> tuple[str, str]:
+        student, key = task
+        return submissions.keys[key], submissions.students[student][1][key]
+
+    results = _run(tasks, answer, job, workers, time_limit, progress)
+    again = [task for task, verdict in results.items() if verdict.status == "time_limit"]
+    if again:  # once more, one at a time, nothing else running beside it
+        results.update(_run(again, answer, job, 1, time_limit, None))
+    return [Graded(student, tuple(results[(s, k)] for k in range(len(submissions.keys))))
+            for s, (student, _) in enumerate(submissions.students)]
+
+
+def _run(tasks: list[Task], answer: Callable[[Task], tuple[str, str]], job: tuple, workers: int,
+         time_limit: float, progress: Callable[[int, int], None] | None) -> dict[Task, Verdict]:
+    """Every task's verdict from a pool of workers; a silent worker is replaced."""
+    queue, total = deque(tasks), len(tasks)
+    results: dict[Task, Verdict] = {}
+    pool = [_Worker(job) for _ in range(max(1, min(workers, total)))]
     try:
         while len(results) < total:
             for worker in pool:
-                if worker.task is None and tasks:
-                    worker.task = tasks.popleft()
-                    student, key = worker.task
-                    worker.conn.send((submissions.keys[key], submissions.students[student][1][key]))
-                    worker.deadline = time.monotonic() + time_limit
+                if worker.task is None and queue:
+                    worker.task = queue.popleft()
+                    worker.conn.send(answer(worker.task))
+                    worker.deadline = time.monotonic() + wall_limit(time_limit)
             busy = [w for w in pool if w.task is not None]
             timeout = max(0.0, min(w.deadline for w in busy) - time.monotonic())
             ready = wait([w.conn for w in busy], timeout=timeout)
             for index, worker in enumerate(pool):
                 if worker.task is None:
                     continue
-                key = submissions.keys[worker.task[1]]
-                failure = None
                 if worker.conn in ready:
                     try:
                         results[worker.task] = worker.conn.recv()
                         worker.task = None
                         continue
                     except (EOFError, OSError):
-                        failure = "the checker stopped on this answer (memory or crash)"
+                        results[worker.task] = Verdict(
+                            answer(worker.task)[0], "invalid", (), "unreadable",
+                            ("the checker stopped on this answer (memory or crash)",))
                 elif time.monotonic() >= worker.deadline:
-                    failure = f"time limit of {time_limit:g} s exceeded"
-                if failure:
-                    results[worker.task] = Verdict(key, "invalid", (), "unreadable", (failure,))
-                    worker.stop()
-                    pool[index] = _Worker(facts, grading, symbols, mistakes)
+                    results[worker.task] = Verdict(answer(worker.task)[0], "time_limit", (),
+                                                   "time_limit", (time_limit,))
+                else:
+                    continue
+                worker.stop()
+                pool[index] = _Worker(job)
             if progress:
                 progress(len(results), total)
     finally:
         for worker in pool:
             worker.stop()
-    return [Graded(student, tuple(results[(s, k)] for k in range(len(submissions.keys))))
-            for s, (student, _) in enumerate(submissions.students)]
+    return results

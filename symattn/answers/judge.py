@@ -7,13 +7,16 @@ high-precision numerics show plainly; anything else is "undecided", never "corre
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Mapping
+from math import comb
 
 import sympy as sp
 
 from ..model import Facts, Grading
 from ..numeric import context, decimal_string, to_mpf
 from ..parse.claims import Claim, Given
+from ..limits import MAX_PROOF_TERMS
+from .impossible import impossible
+from .mistakes import MISTAKES, Mistakes
 from .results import EntryVerdict, Verdict, overall
 
 SCREEN_DIGITS = 60
@@ -22,21 +25,35 @@ FEEDBACK_PLACES = 4
 
 
 def judge(claim: Claim, facts: Facts, grading: Grading = Grading(),
-          mistakes: Mapping[str, Mapping[str, sp.ImmutableMatrix]] | None = None) -> Verdict:
+          mistakes: Mistakes | None = None) -> Verdict:
     """Judge every entry of a claim; a wrong one that fits a known mistake's result says which."""
-    verdict = _judge(claim, facts, grading)
-    if verdict.status != "wrong" or not mistakes or facts.matrices is None \
-            or claim.target.kind in ("shape", "scalar"):
+    verdict = judge_claim(claim, facts, grading)
+    return diagnose(verdict, claim, facts, grading, mistakes) if mistakes is not None else verdict
+
+
+def diagnose(verdict: Verdict, claim: Claim, facts: Facts, grading: Grading,
+             mistakes: Mistakes) -> Verdict:
+    """A wrong verdict with the first classic mistake whose result the claim matches, if any.
+
+    Each mistake is computed when first needed, under its own CPU budget; one that runs out of
+    it leaves the verdict wrong with diagnosis "over_budget" (when no other mistake matched).
+    """
+    if verdict.status != "wrong" or facts.matrices is None \
+            or claim.target.kind in ("shape", "scalar") or claim.target.name not in ("A", "O"):
         return verdict
-    for name, stages in mistakes.items():
-        if claim.target.name in stages:
-            mistaken = replace(facts, matrices={**facts.matrices, **stages})
-            if _judge(claim, mistaken, grading).status == "correct":
-                return replace(verdict, diagnosis=name)
-    return verdict
+    over_budget = False
+    for name in MISTAKES:
+        stages = mistakes.stages(name)
+        over_budget |= mistakes[name].reason == "over_budget"
+        if stages is None:
+            continue
+        mistaken = replace(facts, matrices={**facts.matrices, **stages})
+        if judge_claim(claim, mistaken, grading).status == "correct":
+            return replace(verdict, diagnosis=name)
+    return replace(verdict, diagnosis="over_budget") if over_budget else verdict
 
 
-def _judge(claim: Claim, facts: Facts, grading: Grading) -> Verdict:
+def judge_claim(claim: Claim, facts: Facts, grading: Grading) -> Verdict:
     """Judge every entry of a claim against the exact facts."""
     t = claim.target
     if claim.error:
@@ -70,7 +87,9 @@ def _judge(claim: Claim, facts: Facts, grading: Grading) -> Verdict:
         return Verdict(claim.key, "wrong", (), "size", sizes)
     entries = tuple(judge_entry(position, expected, g, grading, facts)
                     for row_e, row_g in zip(region, given) for (position, expected), g in zip(row_e, row_g))
-    return Verdict(claim.key, overall(e.status for e in entries), entries)
+    status = overall(e.status for e in entries)
+    remarks = impossible(claim.target, given, facts) if status == "wrong" else ()
+    return Verdict(claim.key, status, entries, remarks=remarks)
 
 
 def _region(matrix: sp.ImmutableMatrix, t) -> list[list[tuple[tuple[int, int], sp.Expr]]] | None:
@@ -108,13 +127,17 @@ def judge_entry(position, expected: sp.Expr, given: Given, grading: Grading,
     if sp.S.NegativeInfinity in (expected, value) or value == expected:
         return verdict("correct" if value == expected else "wrong", ("exact",))
     numeric = not expected.free_symbols and not value.free_symbols
-    if numeric and given.places is not None and grading.sigfigs is not None:
+    written = given.places is not None or given.sigfigs is not None  # a decimal, rounded
+    if numeric and written and grading.sigfigs is not None:
         target = rounded(expected, grading.sigfigs - 1 - _magnitude(expected))
         return verdict("correct" if value == target else "wrong", ("sigfigs", grading.sigfigs))
     if numeric and (grading.tolerance is not None or grading.relative is not None):
         rule, ok = _within(expected, value, grading)
-        if ok or given.places is not None:
+        if ok or written:
             return verdict("correct" if ok else "wrong", rule)
+    if numeric and given.sigfigs is not None:
+        status, _ = _decimal(expected, value, given.sigfigs - 1 - _magnitude(expected))
+        return verdict(status, ("sigfigs", given.sigfigs))
     if numeric and given.places is not None:
         return verdict(*_decimal(expected, value, given.places))
     status, rule = equivalent(expected, value, facts)
@@ -160,17 +183,43 @@ def _within(expected: sp.Expr, value: sp.Expr, grading: Grading) -> tuple[tuple,
 
 
 def equivalent(expected: sp.Expr, value: sp.Expr, facts: Facts) -> tuple[str, tuple]:
-    """Exact equivalence: screened numerically, then proved by SymPy; else undecided."""
+    """Exact equivalence: screened numerically, then proved within a cost bound; else undecided."""
     points = facts.sample_points()
     if _differs(expected, value, points, SCREEN_DIGITS):
         return "wrong", ("exact",)
-    difference = expected - value
-    for attempt in (lambda d: sp.expand(sp.numer(sp.together(d))), sp.simplify):
-        if attempt(difference) == 0:
-            return "correct", ("exact",)
+    if proved_zero(expected - value):
+        return "correct", ("exact",)
     if _differs(expected, value, points, CONFIRM_DIGITS):
         return "wrong", ("exact",)
     return "undecided", ("numeric", CONFIRM_DIGITS)
+
+
+def proved_zero(difference: sp.Expr) -> bool:
+    """difference == 0 proved over one denominator with the numerator expanded (exp(a + b) =
+    e^a e^b, logs split), when the expansion stays under MAX_PROOF_TERMS terms; else False."""
+    if difference == 0:
+        return True
+    numerator = sp.numer(sp.together(difference))
+    if expansion_size(numerator) > MAX_PROOF_TERMS:
+        return False
+    return sp.expand(numerator) == 0
+
+
+def expansion_size(expr: sp.Expr, limit: int = MAX_PROOF_TERMS) -> int:
+    """An upper bound of the number of terms expand() gives (counting stops past limit)."""
+    if expr.is_Add:
+        return min(limit + 1, sum(expansion_size(a, limit) for a in expr.args))
+    if expr.is_Mul:
+        size = 1
+        for factor in expr.args:
+            size = min(limit + 1, size * expansion_size(factor, limit))
+        return size
+    if expr.is_Pow and expr.exp.is_Integer and expr.exp > 0:  # distinct monomials of degree k
+        n, k = expansion_size(expr.base, limit), int(expr.exp)
+        return min(limit + 1, comb(n + k - 1, k) if n <= limit else limit + 1)
+    if isinstance(expr, sp.exp) and expr.args[0].is_Add:  # exp(a + b) -> e^a e^b: one term
+        return max((expansion_size(a, limit) for a in expr.args[0].args), default=1)
+    return 1
 
 
 def _differs(expected: sp.Expr, value: sp.Expr, points, digits: int) -> bool:

@@ -1,4 +1,11 @@
-"""The course's classic mistakes: the weights and output each one produces, computed exactly."""
+"""The course's classic mistakes: the weights and output each one produces, computed exactly.
+
+Every mistake is attention computed by the exact pipeline on a changed problem (no scale, no
+causal mask, K and V swapped, the bias times τ, the logits transposed for a softmax down the
+columns) or a plain exact operation on its stages (masking after the softmax, normalising by a
+sum): no simplification, so each costs about what solving the problem costs. `Mistakes` computes
+one only when it is asked for, so a right answer never pays for the diagnosis of a wrong one.
+"""
 
 from __future__ import annotations
 
@@ -9,54 +16,55 @@ import sympy as sp
 
 from ..errors import SymattnError
 from ..exact.attention import attend
-from ..limits import MAX_MISTAKE_ENTRIES
+from ..limits import MAX_MISTAKE_ENTRIES, MISTAKE_CPU_SECONDS
 from ..model import Problem, Trace
 from ..numeric import context, to_mpf
+from .budget import OverBudget, cpu_budget
 from .results import Mistake
 
 MISTAKES = ("columns", "no_scale", "mask_after_softmax", "no_causal_mask", "mask_after_tau",
-            "swap_kv")
-"""Every mistake by its machine name, in the course's order."""
-SIMPLIFY_UP_TO = 36  # entries of a mistaken matrix simplified for display
+            "swap_kv", "sum_normalised")
+"""Every mistake by its machine name, in the course's order (then the textbook's sum rule)."""
+
+Stages = tuple[sp.ImmutableMatrix, sp.ImmutableMatrix]
 
 
-def _columns(problem: Problem, trace: Trace) -> tuple[sp.ImmutableMatrix, ...] | None:
-    """Softmax down each column of L (over the queries) instead of along each row."""
-    E = trace.L.applyfunc(lambda x: sp.S.Zero if x is sp.S.NegativeInfinity else sp.exp(x))
-    sums = [sum(E[:, j]) for j in range(E.cols)]
-    A = sp.ImmutableMatrix(E.rows, E.cols, lambda i, j: sp.S.Zero if sums[j] == 0
-                           else _tidy(E[i, j] / sums[j], E))
-    return A, sp.ImmutableMatrix(A * problem.V).applyfunc(lambda x: _tidy(x, E))
+def _columns(problem: Problem, trace: Trace) -> Stages | None:
+    """Softmax down each column of L (over the queries) instead of along each row: the row
+    softmax of Lᵀ, which is attention with queries and keys exchanged and the mask transposed."""
+    transposed = tuple(zip(*trace.readable))  # key j may be read by query i
+    bias = None if problem.bias is None else problem.bias.T.applyfunc(
+        lambda x: sp.S.Zero if x is sp.S.NegativeInfinity else x)
+    turned = replace(problem, Q=problem.K, K=problem.Q, V=sp.ImmutableMatrix.zeros(problem.n_q, 1),
+                     mask="none", keep=transposed, key_lengths=None, bias=bias,
+                     fully_masked="zero", projections=None, tokens=None, key_tokens=None)
+    A = attend(turned).A.T
+    return A, _product(A, problem.V)
 
 
-def _no_scale(problem: Problem, trace: Trace) -> tuple[sp.ImmutableMatrix, ...] | None:
+def _no_scale(problem: Problem, trace: Trace) -> Stages | None:
     """Forgetting 1/sqrt(d_k): S = R."""
     return _attend(replace(problem, scale=sp.S.One))
 
 
-def _mask_after_softmax(problem: Problem, trace: Trace) -> tuple[sp.ImmutableMatrix, ...] | None:
+def _mask_after_softmax(problem: Problem, trace: Trace) -> Stages | None:
     """Softmax of the unmasked logits, masked weights set to 0 afterwards, not renormalised."""
     if all(all(row) for row in trace.readable):
         return None
     bias = None if problem.bias is None else problem.bias.applyfunc(
         lambda x: sp.S.Zero if x is sp.S.NegativeInfinity else x)
-    open_trace = _trace(replace(problem, mask="none", keep=None, key_lengths=None, bias=bias))
+    open_trace = attend(replace(problem, mask="none", keep=None, key_lengths=None, bias=bias))
     A = sp.ImmutableMatrix(open_trace.A.rows, open_trace.A.cols,
                            lambda i, j: open_trace.A[i, j] if trace.readable[i][j] else sp.S.Zero)
-    return A, sp.ImmutableMatrix(A * problem.V).applyfunc(lambda x: _tidy(x, A))
+    return A, _product(A, problem.V)
 
 
-def _tidy(value: sp.Expr, matrix: sp.ImmutableMatrix) -> sp.Expr:
-    """Simplified for display when the matrix is small (a large one stays as computed)."""
-    return sp.simplify(value) if len(matrix) <= SIMPLIFY_UP_TO else value
-
-
-def _no_causal_mask(problem: Problem, trace: Trace) -> tuple[sp.ImmutableMatrix, ...] | None:
+def _no_causal_mask(problem: Problem, trace: Trace) -> Stages | None:
     """Omitting the causal mask."""
     return None if problem.mask == "none" else _attend(replace(problem, mask="none"))
 
 
-def _mask_after_tau(problem: Problem, trace: Trace) -> tuple[sp.ImmutableMatrix, ...] | None:
+def _mask_after_tau(problem: Problem, trace: Trace) -> Stages | None:
     """L = S/tau + M instead of (S + M)/tau: the same as the bias multiplied by tau."""
     if problem.bias is None or problem.temperature == 1:
         return None
@@ -65,54 +73,94 @@ def _mask_after_tau(problem: Problem, trace: Trace) -> tuple[sp.ImmutableMatrix,
     return _attend(replace(problem, bias=bias))
 
 
-def _swap_kv(problem: Problem, trace: Trace) -> tuple[sp.ImmutableMatrix, ...] | None:
+def _swap_kv(problem: Problem, trace: Trace) -> Stages | None:
     """Using V as the keys and K as the values (needs d_v = d_k)."""
     if problem.d_v != problem.d_k:
         return None
     return _attend(replace(problem, K=problem.V, V=problem.K, projections=None))
 
 
-RULES: dict[str, Callable[[Problem, Trace], tuple[sp.ImmutableMatrix, ...] | None]] = {
+def _sum_normalised(problem: Problem, trace: Trace) -> Stages | None:
+    """Each logit divided by the sum of its row's readable logits instead of the softmax (a
+    normalisation some textbooks show before the softmax); not applicable where a sum is 0."""
+    rows = []
+    for i, readable in enumerate(trace.readable):
+        logits = [trace.L[i, j] for j, ok in enumerate(readable) if ok]
+        total = sp.Add(*logits)
+        if not logits or total.is_zero is not False:
+            return None
+        rows.append([trace.L[i, j] / total if ok else sp.S.Zero for j, ok in enumerate(readable)])
+    A = sp.ImmutableMatrix(rows)
+    return A, _product(A, problem.V)
+
+
+RULES: dict[str, Callable[[Problem, Trace], Stages | None]] = {
     "columns": _columns, "no_scale": _no_scale, "mask_after_softmax": _mask_after_softmax,
-    "no_causal_mask": _no_causal_mask, "mask_after_tau": _mask_after_tau, "swap_kv": _swap_kv}
+    "no_causal_mask": _no_causal_mask, "mask_after_tau": _mask_after_tau, "swap_kv": _swap_kv,
+    "sum_normalised": _sum_normalised}
 
 
-def _trace(problem: Problem) -> Trace:
-    return attend(problem)
-
-
-def _attend(problem: Problem) -> tuple[sp.ImmutableMatrix, sp.ImmutableMatrix]:
-    trace = _trace(problem)
+def _attend(problem: Problem) -> Stages:
+    trace = attend(problem)
     return trace.A, trace.O
+
+
+def _product(A: sp.ImmutableMatrix, V: sp.ImmutableMatrix) -> sp.ImmutableMatrix:
+    """A V entry by entry as plain sums (no simplification: the terms are shown as computed)."""
+    return sp.ImmutableMatrix(A.rows, V.cols, lambda i, c: sp.Add(
+        *(A[i, j] * V[j, c] for j in range(A.cols) if A[i, j] != 0)))
+
+
+class Mistakes:
+    """The classic mistakes of one problem, each computed the first time it is asked for."""
+
+    def __init__(self, problem: Problem, trace: Trace | None = None) -> None:
+        self.problem = problem
+        self._trace = trace
+        self._found: dict[str, Mistake] = {}
+
+    @property
+    def trace(self) -> Trace:
+        if self._trace is None:
+            self._trace = attend(self.problem)
+        return self._trace
+
+    def __getitem__(self, name: str) -> Mistake:
+        """One mistake's A and O, or why it has none (not applicable, or the same result)."""
+        if name not in self._found:
+            self._found[name] = self._compute(name)
+        return self._found[name]
+
+    def _compute(self, name: str) -> Mistake:
+        p = self.problem
+        if p.symbols or p.n_q * p.n_k > MAX_MISTAKE_ENTRIES:
+            return Mistake(name, None, None, "not_applicable")
+        try:
+            with cpu_budget(MISTAKE_CPU_SECONDS):
+                result = RULES[name](p, self.trace)
+                differs = result is not None and (_differs(result[0], self.trace.A)
+                                                  or _differs(result[1], self.trace.O))
+        except SymattnError:  # e.g. a row left with no key to read
+            result = None
+        except OverBudget:
+            return Mistake(name, None, None, "over_budget")
+        if result is None:
+            return Mistake(name, None, None, "not_applicable")
+        return Mistake(name, *result) if differs else Mistake(name, None, None, "same_result")
+
+    def stages(self, name: str) -> dict[str, sp.ImmutableMatrix] | None:
+        """{"A": ..., "O": ...} of a mistake that gives a result of its own (for judging)."""
+        found = self[name]
+        return {"A": found.A, "O": found.O} if found.applies else None
+
+    def all(self) -> tuple[Mistake, ...]:
+        """Every mistake, in MISTAKES order."""
+        return tuple(self[name] for name in MISTAKES)
 
 
 def mistakes(problem: Problem, trace: Trace | None = None) -> tuple[Mistake, ...]:
     """Each mistake's A and O; a mistake that does not apply or changes nothing says so."""
-    trace = _trace(problem) if trace is None else trace
-    out = []
-    for name in MISTAKES:
-        skip = problem.symbols or problem.n_q * problem.n_k > MAX_MISTAKE_ENTRIES
-        result = None if skip else _apply(name, problem, trace)
-        if result is None:
-            out.append(Mistake(name, None, None, "not_applicable"))
-        elif not _differs(result[0], trace.A) and not _differs(result[1], trace.O):
-            out.append(Mistake(name, None, None, "same_result"))
-        else:
-            out.append(Mistake(name, *result))
-    return tuple(out)
-
-
-def _apply(name: str, problem: Problem, trace: Trace) -> tuple[sp.ImmutableMatrix, ...] | None:
-    """One mistake's result, or None when it does not apply (e.g. a row left with no key)."""
-    try:
-        return RULES[name](problem, trace)
-    except SymattnError:
-        return None
-
-
-def mistaken_stages(found: tuple[Mistake, ...]) -> dict[str, dict[str, sp.ImmutableMatrix]]:
-    """name -> {"A": ..., "O": ...} for the mistakes that give a different result (for judge)."""
-    return {m.name: {"A": m.A, "O": m.O} for m in found if m.applies}
+    return Mistakes(problem, trace).all()
 
 
 def _differs(a: sp.ImmutableMatrix, b: sp.ImmutableMatrix) -> bool:
@@ -120,7 +168,8 @@ def _differs(a: sp.ImmutableMatrix, b: sp.ImmutableMatrix) -> bool:
     if a.shape != b.shape:
         return True
     ctx = context(40)
-    return any(abs(to_mpf(ctx, x - y, {})) > ctx.mpf(10) ** -30 for x, y in zip(a, b))
+    return any(abs(to_mpf(ctx, x, {}) - to_mpf(ctx, y, {})) > ctx.mpf(10) ** -30
+               for x, y in zip(a, b))
 
 
 def distractors(found: tuple[Mistake, ...], correct: sp.ImmutableMatrix, stage: str = "O",

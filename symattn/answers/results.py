@@ -6,13 +6,14 @@ from dataclasses import dataclass
 
 import sympy as sp
 
-STATUSES = ("correct", "wrong", "undecided", "invalid")
+STATUSES = ("correct", "wrong", "undecided", "time_limit", "invalid")
 
 
 def overall(statuses) -> str:
-    """invalid > wrong > undecided > correct."""
+    """invalid > wrong > time_limit > undecided > correct."""
     found = set(statuses)
-    return next((s for s in ("invalid", "wrong", "undecided") if s in found), "correct")
+    return next((s for s in ("invalid", "wrong", "time_limit", "undecided") if s in found),
+                "correct")
 
 
 @dataclass(frozen=True)
@@ -38,7 +39,8 @@ class Verdict:
     entries: tuple[EntryVerdict, ...]
     note: str = ""
     note_values: tuple = ()
-    diagnosis: str | None = None  # the name of a known mistake whose result the claim matches
+    diagnosis: str | None = None  # a classic mistake the claim matches, or "over_budget"
+    remarks: tuple[tuple[str, tuple], ...] = ()  # why the claim cannot be right: (key, values)
 
 
 @dataclass(frozen=True)
@@ -76,7 +78,7 @@ class Mistake:
     name: str
     A: sp.ImmutableMatrix | None
     O: sp.ImmutableMatrix | None
-    reason: str = ""  # "not_applicable" or "same_result" when A and O are None
+    reason: str = ""  # "not_applicable", "same_result" or "over_budget" when A and O are None
 
     @property
     def applies(self) -> bool:

@@ -8,22 +8,27 @@ from ..exact.heads import attend_heads
 from ..model import Facts, Grading, MultiHeadProblem, Problem, ShapeProblem
 from ..parse.claims import Claim
 from .judge import judge
-from .mistakes import mistaken_stages, mistakes
+from .mistakes import Mistakes
 from .results import Verification
 
+AnyProblem = Problem | ShapeProblem | MultiHeadProblem
 
-def facts_of(problem: Problem | ShapeProblem) -> Facts:
-    """The exact facts claims are judged against (computing the trace for a full problem)."""
+
+def facts_and_mistakes(problem: AnyProblem) -> tuple[Facts, Mistakes | None]:
+    """The exact facts claims are judged against, and the classic mistakes of a single-head
+    problem with values (computed only when a wrong answer asks for them)."""
     if isinstance(problem, ShapeProblem):
-        return problem.facts()
+        return problem.facts(), None
     if isinstance(problem, MultiHeadProblem):
-        return attend_heads(problem).facts()
-    return attend(problem).facts()
+        return attend_heads(problem).facts(), None
+    trace = attend(problem)
+    return trace.facts(), Mistakes(problem, trace)
 
 
-def verify(problem: Problem | ShapeProblem, claims: tuple[Claim, ...] | None = None,
+def verify(problem: AnyProblem, claims: tuple[Claim, ...] | None = None,
            grading: Grading | None = None) -> Verification:
-    """Judge the claims (default: the problem's own [answers]) against the exact result.
+    """Judge the claims (default: the problem's own [answers]) against the exact result; a wrong
+    one is diagnosed against the classic mistakes.
 
     Raises:
         InputError: when there is no claim to judge.
@@ -32,18 +37,12 @@ def verify(problem: Problem | ShapeProblem, claims: tuple[Claim, ...] | None = N
     if not claims:
         raise InputError("no claims to verify: add an [answers] table or give --answers FILE",
                          source=problem.source)
-    facts = facts_of(problem)
+    facts, mistakes = facts_and_mistakes(problem)
     rules = problem.grading if grading is None else grading
-    verdicts = [judge(claim, facts, rules) for claim in claims]
-    if any(v.status == "wrong" for v in verdicts):  # only then: which known mistake fits?
-        known = mistakes_of(problem)
-        verdicts = [judge(c, facts, rules, known) if v.status == "wrong" else v
-                    for c, v in zip(claims, verdicts)]
-    return Verification(tuple(verdicts), problem.title)
+    return Verification(tuple(judge(claim, facts, rules, mistakes) for claim in claims),
+                        problem.title)
 
 
-def mistakes_of(problem: Problem | ShapeProblem) -> dict:
-    """The classic mistakes' A and O by name, for diagnosing wrong answers (none for shapes)."""
-    if not isinstance(problem, Problem):
-        return {}
-    return mistaken_stages(mistakes(problem))
+def facts_of(problem: AnyProblem) -> Facts:
+    """The exact facts claims are judged against."""
+    return facts_and_mistakes(problem)[0]

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from ..answers.batch import grade
-from ..answers.verify import facts_of, mistakes_of, verify
+from ..answers.verify import facts_and_mistakes, verify
 from ..errors import InputError
 from ..model import Facts, MultiHeadProblem, Problem, ShapeProblem
 from ..parse.claims import load_answers
@@ -33,8 +33,9 @@ def _symbols(problem: Problem | ShapeProblem | MultiHeadProblem) -> dict:
 
 def _verify(problem: Problem | ShapeProblem | MultiHeadProblem, args: argparse.Namespace) -> int:
     """Judge the problem's [answers] (or --answers FILE); exit 0 only if every claim is correct."""
-    claims = load_answers(Path(args.answers), _symbols(problem)) if args.answers else None
-    report = verify(problem, claims)
+    claims, grading = load_answers(Path(args.answers), _symbols(problem)) if args.answers \
+        else (None, None)
+    report = verify(problem, claims, grading)
     render = render_verification_json if args.format == "json" else render_verification_text
     sys.stdout.write(render(report, args.lang))
     return EXIT_OK if report.passed else EXIT_FAILED
@@ -47,7 +48,7 @@ def _grade(problem: Problem | ShapeProblem, args: argparse.Namespace) -> int:
     submissions = read_submissions(Path(args.submissions))
     if not submissions.students:
         raise InputError("no student rows", source=args.submissions)
-    facts = facts_of(problem)
+    facts, mistakes = facts_and_mistakes(problem)
     for column, key in enumerate(submissions.keys, start=2):
         problem_with_key = _out_of_range(parse_key(key), facts)
         if problem_with_key:
@@ -56,7 +57,7 @@ def _grade(problem: Problem | ShapeProblem, args: argparse.Namespace) -> int:
     bar = progress_bar("answers", "grading")
     graded = grade(submissions, facts, problem.grading, _symbols(problem), workers=args.workers,
                    time_limit=args.time_limit, progress=bar.update if bar else None,
-                   mistakes=mistakes_of(problem))
+                   mistakes=mistakes)
     if bar:
         bar.close()
     if args.output:

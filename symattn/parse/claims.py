@@ -20,13 +20,15 @@ from ..limits import MAX_CLAIM_LENGTH, MAX_SIGFIGS
 from ..model import Grading
 from .expressions import parse_expression
 from .files import decode_toml, read_text
+from .printouts import split_structure
 from .tokens import fold
 
 SCALARS = ("n_q", "n_k", "d_k", "d_v", "tau", "s")
 _KEY = re.compile(r"^(?P<stage>[QKVRSMLAO])(?:\[(?P<row>\d+|:)(?:,(?P<column>\d+|:))?\])?$")
 _SHAPE_KEY = re.compile(r"^shape\((?P<stage>[QKVRSMLAO])\)$")
 _SHAPE_VALUE = re.compile(r"^(\d{1,4})[x*](\d{1,4})$")
-_DECIMAL = re.compile(r"^[+-]?(\d*)\.(\d+)$")
+_DECIMAL = re.compile(r"^[+-]?(\d*)\.(\d*)$")  # 0.25, .5, and NumPy's 1. (no places)
+_SCIENTIFIC = re.compile(r"^[+-]?(\d+)(?:\.(\d*))?[eE]([+-]?\d+)$")  # 6.3379e-02 (PyTorch, NumPy)
 
 
 @dataclass(frozen=True)
@@ -41,12 +43,15 @@ class Target:
 
 @dataclass(frozen=True)
 class Given:
-    """One given entry: its text, its exact value (None if refused), its decimal places if any."""
+    """One given entry: its text, its exact value (None if refused), and how precisely it was
+    written: decimal places (0.1234: 4, NumPy's 1.: 0; 6.3379e-02: 6) and, in e-notation,
+    significant figures (6.3379e-02: 5), by which it is judged."""
 
     text: str
     value: sp.Expr | None
     places: int | None = None
     error: str | None = None
+    sigfigs: int | None = None
 
 
 @dataclass(frozen=True)
@@ -139,55 +144,13 @@ def _given_text(text: str, symbols: Mapping[str, sp.Symbol], minus_infinity: boo
     except InputError as error:
         return Given(text.strip(), None, error=str(error))
     plain = "".join(c for c, _ in fold(text)).strip()
-    match = _DECIMAL.match(plain)
-    return Given(text.strip(), value, places=len(match[2]) if match else None)
-
-
-def split_structure(text: str) -> list[list[str]]:
-    """'[[a, b], [c, d]]' -> rows; '(a, b)' or '[a, b]' -> one row; 'a' -> [[a]].
-
-    Commas inside an entry's own parentheses (none in the grammar) do not split it.
-    """
-    chars = fold(text)
-    folded = "".join(c for c, _ in chars).strip()
-    if folded.startswith("[") and folded.endswith("]"):
-        inner = _split_top(folded[1:-1])
-        if inner and all(p.strip().startswith("[") for p in inner):
-            rows = []
-            for part in inner:
-                part = part.strip()
-                if not part.endswith("]"):
-                    raise InputError(f"unbalanced brackets in {part[:40]!r}")
-                rows.append(_split_top(part[1:-1]))
-            return rows
-        return [inner]
-    if folded.startswith("(") and folded.endswith(")"):
-        inner = _split_top(folded[1:-1])
-        if len(inner) > 1:
-            return [inner]
-    return [[folded]]
-
-
-def _split_top(text: str) -> list[str]:
-    parts, depth, current = [], 0, []
-    for char in text:
-        if char in "([":
-            depth += 1
-        elif char in ")]":
-            depth -= 1
-            if depth < 0:
-                raise InputError("unbalanced brackets")
-        if char == "," and depth == 0:
-            parts.append("".join(current))
-            current = []
-        else:
-            current.append(char)
-    if depth != 0:
-        raise InputError("unbalanced brackets")
-    parts.append("".join(current))
-    if any(not p.strip() for p in parts):
-        raise InputError("an empty entry between commas")
-    return parts
+    if (match := _DECIMAL.match(plain)):
+        return Given(text.strip(), value, places=len(match[2]))
+    if (match := _SCIENTIFIC.match(plain)):
+        digits = (match[1] + (match[2] or "")).lstrip("0")  # 0.0000e+00: a zero, to places
+        places = len(match[2] or "") - int(match[3])
+        return Given(text.strip(), value, places=places, sigfigs=len(digits) or None)
+    return Given(text.strip(), value)
 
 
 def parse_answers(table: Mapping[str, Any], symbols: Mapping[str, sp.Symbol], *,
@@ -250,14 +213,17 @@ def _positive(raw: Any, source: str, key: str) -> sp.Expr:
     return value
 
 
-def load_answers(path: Path, symbols: Mapping[str, sp.Symbol]) -> tuple[Claim, ...]:
-    """Claims from a separate TOML file with an [answers] table."""
+def load_answers(path: Path, symbols: Mapping[str, sp.Symbol]
+                 ) -> tuple[tuple[Claim, ...], Grading | None]:
+    """Claims from a separate TOML file with an [answers] table, and its [grading] table if it
+    has one (it overrides the problem's: how a printout is to be judged travels with it)."""
     source = str(path)
     data = decode_toml(read_text(path), source)
-    unknown = set(data) - {"answers"}
+    unknown = set(data) - {"answers", "grading"}
     if unknown:
-        raise InputError("an answers file holds only an [answers] table", source=source,
-                         key=sorted(unknown)[0])
+        raise InputError("an answers file holds an [answers] table and optionally [grading]",
+                         source=source, key=sorted(unknown)[0])
     if "answers" not in data:
         raise InputError("missing [answers] table", source=source, key="answers")
-    return read_answers(data, symbols, source)
+    grading = read_grading(data, source) if "grading" in data else None
+    return read_answers(data, symbols, source), grading

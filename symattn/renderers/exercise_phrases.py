@@ -11,6 +11,8 @@ MISTAKE_NAMES = {
     "mistake_mask_after_tau": {"en": "adding the mask after dividing by τ",
                                "zh": "先除以 τ 再加掩码"},
     "mistake_swap_kv": {"en": "swapping the roles of K and V", "zh": "交换 K 与 V 的角色"},
+    "mistake_sum_normalised": {"en": "dividing each logit by its row's sum instead of the softmax",
+                               "zh": "用各行 logit 之和去除每个 logit，而不是做 softmax"},
 }
 
 MISTAKE_FORMULAS = {
@@ -26,6 +28,8 @@ MISTAKE_FORMULAS = {
     "formula_mask_after_tau": {"en": "L' = S/τ + M instead of (S + M)/τ",
                                "zh": "L' = S/τ + M，而不是 (S + M)/τ"},
     "formula_swap_kv": {"en": "R' = Q Vᵀ, O' = A' K", "zh": "R' = Q Vᵀ，O' = A' K"},
+    "formula_sum_normalised": {"en": "A'_ij = L_ij / Σ_r L_ir over the readable keys (no exp)",
+                               "zh": "A'_ij = L_ij / Σ_r L_ir（只对可读取的 key 求和，不取 exp）"},
 }
 
 EXERCISE_PHRASES = {
@@ -34,6 +38,15 @@ EXERCISE_PHRASES = {
     "diagnosis": {"en": "matches {mistake}", "zh": "与“{mistake}”的结果一致"},
     "mistake_not_applicable": {"en": "does not apply to this problem", "zh": "不适用于本题"},
     "mistake_same_result": {"en": "gives the correct result here", "zh": "在本题中结果与正确答案相同"},
+    "mistake_over_budget": {"en": "took longer than its budget; not compared",
+                            "zh": "超出计算预算，未作比较"},
+    "diagnosis_over_budget": {"en": "no diagnosis: the classic mistakes took longer than their "
+                                    "budget", "zh": "无诊断：常见误区的计算超出预算"},
+    "remark_row_sum": {"en": "no weights can be right here: the weights given for row {0} sum "
+                             "to {1}, not 1", "zh": "这组权重不可能正确：第 {0} 行给出的权重之和为 {1}，不是 1"},
+    "remark_outside_hull": {"en": "no weights give this output: row {0} lies outside every "
+                                  "weighting of the values its query may read",
+                            "zh": "任何权重都得不到这个输出：第 {0} 行不在该 query 可读取的 value 的任何加权平均之内"},
     "mistakes_title": {"en": "Classic mistakes and what each gives", "zh": "常见误区及其结果"},
 }
 """Read through phrases.say (verification phrases): every key in both languages."""

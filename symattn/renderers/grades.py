@@ -5,17 +5,19 @@ from __future__ import annotations
 import csv
 import io
 
-from ..answers.results import Graded, Verdict
+from ..answers.results import STATUSES, Graded, Verdict
 from .phrases import say
-from .verdicts import SEPARATOR, _entry_line, diagnosis_text
+from .verdicts import SEPARATOR, _entry_line, diagnosis_text, remark_texts
 
 
 def feedback(verdict: Verdict, lang: str) -> str:
     """One line: why a claim is not correct (empty when it is)."""
     if verdict.status == "correct":
         return ""
-    if verdict.diagnosis:
+    if verdict.diagnosis and verdict.diagnosis != "over_budget":
         return diagnosis_text(verdict, lang)
+    if verdict.remarks:
+        return remark_texts(verdict, lang)[0]
     if verdict.note:
         return say(f"note_{verdict.note}", lang, *verdict.note_values)
     bad = [e for e in verdict.entries if e.status != "correct"]
@@ -41,7 +43,7 @@ def render_grade_summary(keys: tuple[str, ...], graded: list[Graded], lang: str 
     for index, key in enumerate(keys):
         statuses = [g.verdicts[index].status for g in graded]
         counts = ", ".join(f"{say(f'status_{s}', lang)} {statuses.count(s)}"
-                           for s in ("correct", "wrong", "undecided", "invalid") if statuses.count(s))
+                           for s in STATUSES if statuses.count(s))
         lines.append(f"{key.ljust(width)}  {statuses.count('correct')}/{len(graded)}  ({counts})")
     total = sum(g.score for g in graded)
     lines.append(say("summary_some", lang, correct=total, total=len(graded) * len(keys)))

@@ -54,8 +54,14 @@ def _entry_line(verdict: Verdict, entry: EntryVerdict, lang: str) -> str:
 
 def diagnosis_text(verdict: Verdict, lang: str) -> str:
     """"matches softmax over columns" for a wrong claim that fits a known mistake."""
-    mistake = say(f"mistake_{verdict.diagnosis}", lang)
-    return say("diagnosis", lang, mistake=mistake)
+    if verdict.diagnosis == "over_budget":
+        return say("diagnosis_over_budget", lang)
+    return say("diagnosis", lang, mistake=say(f"mistake_{verdict.diagnosis}", lang))
+
+
+def remark_texts(verdict: Verdict, lang: str) -> list[str]:
+    """Why the claim cannot be right for any weights, one sentence each."""
+    return [say(f"remark_{key}", lang, *values) for key, values in verdict.remarks]
 
 
 def render_verification_text(report: Verification, lang: str = "en") -> str:
@@ -77,6 +83,7 @@ def render_verification_text(report: Verification, lang: str = "en") -> str:
         lines.append(f"[{status}] {verdict.key}" + (f": {detail}" if detail else ""))
         if verdict.diagnosis:
             lines.append(f"    {diagnosis_text(verdict, lang)}")
+        lines += [f"    {remark}" for remark in remark_texts(verdict, lang)]
         if len(verdict.entries) > 1 or verdict.status != "correct":
             lines += [f"    {_entry_line(verdict, e, lang)}" for e in bad]
     correct = sum(v.status == "correct" for v in report.verdicts)
@@ -97,6 +104,7 @@ def render_verification_json(report: Verification, lang: str = "en") -> str:
                "note": say(f"note_{v.note}", lang, *v.note_values) if v.note else None,
                "diagnosis": v.diagnosis,
                "diagnosis_text": diagnosis_text(v, lang) if v.diagnosis else None,
+               "remarks": remark_texts(v, lang),
                "entries": [entry(v, e) for e in v.entries]} for v in report.verdicts]
     document = {"title": report.title, "status": report.status, "claims": claims}
     return json.dumps(document, ensure_ascii=False, indent=2) + "\n"

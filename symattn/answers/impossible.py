@@ -1,0 +1,73 @@
+"""Why a wrong claim cannot be right for any weights: a weight row that does not sum to 1, or an
+output row outside every weighting of the values its query may read (their convex hull).
+
+Decimals count as what they may round from: a claim is impossible only when no value within half
+a unit of its last written digit would do.
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+from sympy.solvers.simplex import InfeasibleLPError, linprog
+
+from ..model import Facts
+from ..numeric import context, decimal_string, to_mpf
+from ..parse.claims import Given, Target
+
+CONTEXT = context(30)
+MAX_HULL_KEYS = 64  # beyond this many readable keys only the bounding box is tested
+EPSILON = CONTEXT.mpf(10) ** -25  # numbers are compared at 30 digits: closer is "equal"
+
+
+def _number(x: sp.Expr):
+    return to_mpf(CONTEXT, x, {})
+
+
+def impossible(target: Target, given: list[list[Given]], facts: Facts) -> tuple[tuple[str, tuple], ...]:
+    """Remarks (key, values) on the claimed rows of A or O that no weights could produce."""
+    if target.kind not in ("stage", "row") or target.name not in ("A", "O") or not facts.matrices:
+        return ()
+    rows = range(facts.shapes[target.name][0]) if target.kind == "stage" else [target.row]
+    out = []
+    for i, entries in zip(rows, given):
+        if any(g.value is None or g.value.free_symbols for g in entries):
+            continue
+        values = [g.value for g in entries]
+        slack = [half_unit(g) for g in entries]
+        if target.name == "A":
+            total = sp.Add(*values)
+            if abs(_number(total) - 1) > _number(sp.Add(*slack)) + EPSILON:
+                out.append(("row_sum", (i + 1, decimal_string(total, 6).rstrip("0").rstrip("."))))
+        elif not reachable(facts, i, values, slack):
+            out.append(("outside_hull", (i + 1,)))
+    return tuple(out)
+
+
+def half_unit(g: Given) -> sp.Rational:
+    """Half a unit in the last written digit of a decimal (0 for an exact value)."""
+    return sp.S.Zero if g.places is None else sp.Rational(1, 2) * sp.Rational(10) ** -g.places
+
+
+def reachable(facts: Facts, i: int, output: list[sp.Expr], slack: list[sp.Expr]) -> bool:
+    """Whether some weights on the keys row i reads give `output` within `slack` per column."""
+    A, V = facts.matrices["A"], facts.matrices["V"]
+    keys = [j for j in range(A.cols) if A[i, j] != 0]
+    if not keys or len(output) != V.cols:
+        return True
+    for c, (o, s) in enumerate(zip(output, slack)):
+        column = [_number(V[j, c]) for j in keys]
+        if not min(column) - _number(s) - EPSILON <= _number(o) <= max(column) + _number(s) + EPSILON:
+            return False
+    exact = all(x.is_Rational for x in output) and all(
+        V[j, c].is_Rational for j in keys for c in range(V.cols))
+    if not exact or len(keys) > MAX_HULL_KEYS or V.cols < 2:
+        return True
+    rows = [[V[j, c] for j in keys] for c in range(V.cols)]
+    upper = rows + [[-x for x in row] for row in rows]
+    bounds = [o + s for o, s in zip(output, slack)] + [s - o for o, s in zip(output, slack)]
+    try:
+        linprog(sp.Matrix([[0] * len(keys)]), sp.Matrix(upper), sp.Matrix(bounds),
+                sp.Matrix([[1] * len(keys)]), sp.Matrix([1]))
+    except InfeasibleLPError:
+        return False
+    return True
