@@ -41,6 +41,7 @@ from .renderers.nonunique_doc import render_nonunique
 from .renderers.phrases import LANGUAGES
 from .renderers.printer import needs_cjk
 from .renderers.sweep_doc import render_sweep
+from .shown import shown_stages
 
 
 def attention(Q: Any = None, K: Any = None, V: Any = None, *, X: Any = None, Y: Any = None,
@@ -136,7 +137,7 @@ def render(trace: Trace, to: str = "text", *, lang: str | None = None, detail: s
         exact = not trace.problem.symbols
         decimals = {n: decimal_grid(trace.stage(n), places) for n in ("A", "O")} \
             if to == "text" and exact else None
-        return render_trace(trace.complete(), to, decimals)
+        return render_trace(trace.complete(), to, decimals, shown_stages(trace))
     options = Options(lang=lang, detail=detail, row=row, places=places, figure=figure)
     derivation = derive(trace, check(trace, digits=digits), options)
     return render_derivation(derivation, to, standalone=standalone)

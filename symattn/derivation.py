@@ -7,7 +7,7 @@ t = e^a, p = t/(t + 1)), the display form of each stage, decimals, and the rows 
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 import itertools
 from math import gcd, lcm
@@ -15,14 +15,18 @@ from math import gcd, lcm
 import mpmath
 import sympy as sp
 
-from .model import HeadsReport, MultiHeadTrace, Report, Trace
+from .model import STAGES, HeadsReport, MultiHeadTrace, Report, ShownDecimal, Trace
 from .numeric import decimal_grid, decimal_string, recompute
+from .shown import Form, decimal, shown_form
 
 DETAILS = ("summary", "standard", "full")
 WEIGHT_NAMES = ("p", "q", "r", "u", "v", "w")
 SHOWN_DECIMALS = ("A", "O")
 GENERATOR_LETTERS = ("t", "u", "w", "z", "g")
 LOGIT_LETTERS = ("a", "b", "c", "d")
+PROJECTED = ("X", "Y", "W_Q", "W_K", "W_V")
+NAMED = ("S", "L", "E", "O")  # the stages shown with named subexpressions (a, t, ...)
+MAX_GENERATOR_POWER = 12  # a generator t = e^(g b) is named only when its powers stay small
 
 
 @dataclass(frozen=True)
@@ -64,12 +68,13 @@ class Derivation:
     report: Report
     options: Options
     names: tuple[Name, ...]
-    display: dict[str, sp.ImmutableMatrix]  # S, L, E, O, A, W (A without weight names) named
+    display: dict[str, sp.ImmutableMatrix]  # every stage (W: A without weight names), the
+    # projections' inputs (X, Y, W_Q, W_K, W_V) as shown: names substituted, decimals shown
     decimals: dict[str, list[list[str]]]  # stage -> decimal strings (exact stages only)
     rows: tuple[RowSteps, ...]
     heat: tuple[tuple[int, ...], ...] | None  # weight percentages for the heatmap
     difference: str  # the cross-check's largest difference, formatted
-    inverse_temperature: sp.Expr
+    scalars: dict[str, sp.Expr]  # tau, s and 1/tau as shown
 
 
 def derive(trace: Trace, report: Report, options: Options = Options()) -> Derivation:
@@ -80,18 +85,29 @@ def derive(trace: Trace, report: Report, options: Options = Options()) -> Deriva
     exact = not trace.problem.symbols
     numeric = recompute(trace.problem, options.places + 20) if exact else None
     names, inner, weights = choose_names(trace, options.places if exact else None)
-    display = {name: getattr(trace, name).xreplace(inner) for name in ("S", "L", "E", "O")}
-    display["A"] = trace.A.applyfunc(lambda x: weights.get(x, x.xreplace(inner)))
-    display["W"] = trace.A.xreplace(inner)  # weights with a and t but without p, q, ...
+    form = shown_form(trace.problem)
+    display = {name: form(trace.stage(name).xreplace(inner) if name in NAMED else trace.stage(name))
+               for name in STAGES}
+    display["A"] = trace.A.applyfunc(lambda x: weights.get(x, form(x.xreplace(inner))))
+    display["W"] = form(trace.A.xreplace(inner))  # weights with a and t but without p, q, ...
+    display["E"] = form(trace.E.xreplace(inner))
+    projections = trace.problem.projections
+    if projections is not None:
+        display.update({name: form(getattr(projections, name)) for name in PROJECTED
+                        if getattr(projections, name) is not None})
     decimals = {name: _decimals(trace.stage(name), numeric[name], options.places)
                 for name in SHOWN_DECIMALS} if numeric else {}
+    p = trace.problem
     return Derivation(
-        trace=trace, report=report, options=options, names=names, display=display,
+        trace=trace, report=report, options=options,
+        names=tuple(replace(n, value=form(n.value)) for n in names), display=display,
         decimals=decimals,
-        rows=tuple(row_steps(trace, i, decimals, inner) for i in _rows(trace, options)),
+        rows=tuple(row_steps(trace, i, decimals, inner, form) for i in _rows(trace, options)),
         heat=_heat(numeric["A"]) if options.figure and numeric else None,
         difference=mpmath.nstr(report.max_difference or 0, 2),
-        inverse_temperature=1 / trace.problem.temperature,
+        scalars={"tau": form(p.temperature),
+                 "s": p.scale_factor if p.scale is None else form(p.scale_factor),  # 1/√d_k
+                 "inverse_temperature": form(1 / p.temperature)},
     )
 
 
@@ -187,6 +203,9 @@ def _generators(trace: Trace, named: set[sp.Expr], taken: set[str]
         powers = [int(f / step) for f in coefficients]
         if value.is_Integer and set(powers) == {1}:
             continue  # e^10 reads better than a name for it
+        if max(map(abs, powers)) > MAX_GENERATOR_POWER or trace.problem.decimals and \
+                decimal(sp.Rational(step.numerator, step.denominator)).has(ShownDecimal):
+            continue  # t = e^(1/10000) with t^9995, or t = e^0.9995, reads worse than e^0.9995
         out[sp.Symbol(symbol, positive=True)] = (value, powers)
         taken.add(symbol)
     return out
@@ -202,13 +221,14 @@ def fresh(letters: tuple[str, ...], taken: set[str]) -> str:
 
 
 def row_steps(trace: Trace, i: int, decimals: dict[str, list[list[str]]],
-              inner: dict[sp.Expr, sp.Expr]) -> RowSteps:
+              inner: dict[sp.Expr, sp.Expr], form: Form) -> RowSteps:
     """The pieces of one row's arithmetic that are not already stages of the trace."""
     p = trace.problem
-    dots = tuple(tuple((p.Q[i, k], p.K[j, k]) for k in range(p.d_k)) for j in range(p.n_k))
+    dots = tuple(tuple((form(p.Q[i, k]), form(p.K[j, k])) for k in range(p.d_k))
+                 for j in range(p.n_k))
     readable = tuple(j for j, ok in enumerate(trace.readable[i]) if ok)
     outputs = tuple(decimals["O"][i]) if decimals else tuple(None for _ in range(p.d_v))
-    total = trace.Z[i].xreplace(inner) if trace.Z[i] is not None else None
+    total = form(trace.Z[i].xreplace(inner)) if trace.Z[i] is not None else None
     return RowSteps(row=i, dots=dots, readable=readable, total=total, outputs=outputs)
 
 

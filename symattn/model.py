@@ -13,6 +13,17 @@ MASK_KINDS = ("none", "causal", "causal-bottom-right")
 FULLY_MASKED_POLICIES = ("error", "zero", "uniform")
 
 
+class ShownDecimal(sp.Symbol):
+    """A terminating decimal as a problem written in decimals shows it (0.85, not 17/20).
+
+    It stands for its exact rational in display forms only (derivation.shown); nothing computes
+    with it. It prints as its digits in every printer, being a symbol named by them.
+    """
+
+    def __new__(cls, digits: str) -> ShownDecimal:
+        return super().__new__(cls, digits, positive=True)
+
+
 @dataclass(frozen=True)
 class Grading:
     """How decimal answers are judged when not by correct rounding (a problem's [grading] table)."""
@@ -93,6 +104,7 @@ class Problem:
     projections: Projections | None = None  # Q = X W_Q, K = X W_K, V = X W_V when given
     sweep: SweepSpec | None = None  # the file's [sweep]
     gradient: Upstream | None = None  # the file's [gradient]
+    decimals: bool = False  # the problem writes its numbers as decimals: show them so
 
     @property
     def n_q(self) -> int:
@@ -306,9 +318,13 @@ class MultiHeadTrace:
         return self
 
     def facts(self) -> Facts:
-        """Claims on a multi-head problem address its output: O (and n_q) means MHA(X)."""
-        n = self.output.rows
-        return Facts({"O": self.output.shape}, {"n_q": sp.Integer(n)}, {"O": self.output})
+        """Claims on a multi-head problem: O (and n_q) means MHA(X); concat is the heads'
+        outputs side by side before W_O; heads[h].A (any stage) is head h's (1-based)."""
+        matrices = {"O": self.output, "concat": self.concat}
+        for h, head in enumerate(self.heads, start=1):
+            matrices.update({f"heads[{h}].{name}": head.stage(name) for name in STAGES})
+        return Facts({name: m.shape for name, m in matrices.items()},
+                     {"n_q": sp.Integer(self.output.rows)}, matrices, self.problem.symbols)
 
 
 CHECKS = ("shapes", "row_sums", "masked_zero", "nonnegative", "output_bounds", "numeric",

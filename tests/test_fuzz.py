@@ -590,8 +590,6 @@ HUGE_VALUES = ('[input]\nQ = [["9e99"], ["-9e99"], [1]]\nK = [["9e99"], [0], ["1
                'V = [[1], [2], [3]]\n[attention]\ntemperature = "1e-100"\n')
 
 
-@pytest.mark.xfail(reason="numeric.decimal_string turns e^(10^8) into an integer of 4e7 digits "
-                   "(ValueError, exit 3)", strict=True)
 @pytest.mark.parametrize("fmt", ["markdown", "latex"])
 def test_a_huge_logit_is_derived_or_refused_not_an_internal_error(tmp_path, fmt):
     path = tmp_path / "p.toml"

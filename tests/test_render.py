@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -9,10 +10,11 @@ import types
 from string import Formatter
 
 import pytest
+import sympy as sp
 from clients import compile_tex, katex_errors, math_blocks, pdf_text
 
 import symattn
-from symattn import InputError, notebook
+from symattn import InputError, cli, notebook
 from symattn.renderers.markdown import escape_markdown
 from symattn.renderers.phrases import ALL_PHRASES as PHRASES
 from symattn.renderers.phrases import GRAMMAR_FIELDS, LANGUAGES
@@ -262,3 +264,45 @@ def test_renderers_never_build_a_stage(example, monkeypatch):
     with pytest.raises(ValueError, match="not built yet"):  # refused, not built
         render_trace(symattn.attend(trace.problem), "json")
     assert built == []
+
+
+DECIMAL_PROBLEM = """[input]
+X = [[0.42, -0.17, 0.88], [0.05, 0.61, -0.33]]
+W_Q = [[0.3, -0.2], [0.7, 0.1], [-0.4, 0.9]]
+W_K = [[0.5, 0.6], [-0.3, 0.2], [0.8, -0.1]]
+W_V = [[1.0, 0.0], [0.0, 1.0], [0.5, -0.5]]
+"""
+
+
+def test_a_problem_written_in_decimals_is_shown_in_decimals():
+    problem = symattn.parse_problem(DECIMAL_PROBLEM)
+    assert problem.decimals and not symattn.parse_problem("[input]\nQ=[[1]]\nK=[[1]]\nV=[[1]]").decimals
+    trace = symattn.attend(problem)
+    assert trace.R[0, 0] == sp.Rational(-243095, 10 ** 6)  # exact underneath
+    text = symattn.render(trace, "text")
+    assert "-0.243095" in text and "243095" not in text.replace("-0.243095", "")
+    assert "0.86" in text and "43/50" not in text and "scale s = sqrt(2)/2" in text
+    document = json.loads(symattn.render(trace, "json"))
+    assert document["stages"]["V"][0] == ["43/50", "-61/100"]
+    assert document["display"]["V"][0] == ["0.86", "-0.61"]
+    latex = symattn.render(trace, "latex", detail="full")
+    assert "0.42 & -0.17 & 0.88" in latex.replace("- 0.17", "-0.17") and "\\frac{21}{50}" not in latex
+
+
+def test_exponentials_of_decimal_logits_are_written_with_their_decimals():
+    trace = symattn.attention([["0.9995"]], [[1], [0]], [[1], [0]], scale="none")
+    latex = symattn.render(trace, "latex", detail="full")
+    assert "e^{0.9995}" in latex and "1999" not in latex and "Names used" not in latex
+    markdown = symattn.render(trace, "markdown")
+    assert katex_errors(math_blocks(markdown)) == []
+
+
+def test_people_read_e_and_json_keeps_sympy_syntax(tmp_path, capsys):
+    trace = symattn.attention([[1]], [[1], [0]], [[10], [0]], scale="none")
+    assert "e/(1 + e)" in symattn.render(trace, "text") and "E" not in symattn.render(trace, "text")
+    assert json.loads(symattn.render(trace, "json"))["stages"]["A"][0][0] == "E/(1 + E)"
+    path = tmp_path / "p.toml"
+    path.write_text('[input]\nQ = [[1]]\nK = [[1], [0]]\nV = [[10], [0]]\n[attention]\n'
+                    'scale = "none"\n[answers]\nO = "7"\n', encoding="utf-8")
+    assert cli.main(["verify", str(path)]) == 1
+    assert "expected 10*e/(1 + e)" in capsys.readouterr().out

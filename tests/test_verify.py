@@ -227,3 +227,23 @@ def test_no_claims_exit_2(capsys):
 def test_bad_grading_tables(table, message):
     with pytest.raises(InputError, match=message):
         parse_problem("[input]\nQ = [[1]]\nK = [[1]]\nV = [[1]]\n" + table)
+
+
+def test_claims_on_each_head_and_the_concatenation(tmp_path, capsys):
+    answers = tmp_path / "a.toml"
+    answers.write_text('[answers]\n"heads[1].A[3]" = "(0.4, 0.2, 0.4)"\n'
+                       '"heads[2].A" = "[[1/3, 1/3, 1/3], [1/7, 3/7, 3/7], [1/7, 3/7, 3/7]]"\n'
+                       '"heads[2].O[2,1]" = "0.86"\n'
+                       '"concat[3]" = "(0.8, 0.857, 0.571)"\n'
+                       '"shape(heads[2].O)" = "3x2"\n"O[3,1]" = "1.371"\n'
+                       '"heads[1].A[2]" = "(0.6, 0.4, 0)"\n', encoding="utf-8")
+    problem = EXAMPLES / "12_two_heads" / "problem.toml"
+    assert run(capsys, "verify", str(problem), "--answers", str(answers))[0] == 1
+    report = json.loads(run(capsys, "verify", str(problem), "--answers", str(answers),
+                            "--format", "json")[1])
+    assert [c["status"] for c in report["claims"]] == ["correct"] * 6 + ["wrong"]
+    wrong = report["claims"][-1]
+    assert [e["expected"] for e in wrong["entries"]] == ["1/2", "1/2", "0"]
+    assert run(capsys, "verify", str(problem), "--answers", str(answers))[1].count("[wrong]") == 1
+    with pytest.raises(InputError, match="unknown claim key 'heads\\[1\\]\\.concat'"):
+        parse_key("heads[1].concat")

@@ -24,8 +24,9 @@ from .printouts import split_structure
 from .tokens import fold
 
 SCALARS = ("n_q", "n_k", "d_k", "d_v", "tau", "s")
-_KEY = re.compile(r"^(?P<stage>[QKVRSMLAO])(?:\[(?P<row>\d+|:)(?:,(?P<column>\d+|:))?\])?$")
-_SHAPE_KEY = re.compile(r"^shape\((?P<stage>[QKVRSMLAO])\)$")
+_STAGE = r"(?P<stage>(?:heads\[[1-9]\d{0,2}\]\.)?[QKVRSMLAO]|concat)"  # heads[2].A: head 2's A
+_KEY = re.compile(rf"^{_STAGE}(?:\[(?P<row>\d+|:)(?:,(?P<column>\d+|:))?\])?$")
+_SHAPE_KEY = re.compile(rf"^shape\({_STAGE}\)$")
 _SHAPE_VALUE = re.compile(r"^(\d{1,4})[x*](\d{1,4})$")
 _DECIMAL = re.compile(r"^[+-]?(\d*)\.(\d*)$")  # 0.25, .5, and NumPy's 1. (no places)
 _SCIENTIFIC = re.compile(r"^[+-]?(\d+)(?:\.(\d*))?[eE]([+-]?\d+)$")  # 6.3379e-02 (PyTorch, NumPy)
@@ -75,7 +76,7 @@ def parse_key(key: str) -> Target:
     match = _KEY.match(compact)
     if not match:
         raise InputError(f"unknown claim key {key!r}; keys look like A, A[3], A[3,1], O[:,2], "
-                         f"shape(O) or one of {', '.join(SCALARS)}")
+                         f"shape(O), heads[1].A[2] or one of {', '.join(SCALARS)}")
     row, column = match["row"], match["column"]
     index = {None: None, ":": None}
     r = index[row] if row in index else int(row) - 1
@@ -94,7 +95,7 @@ def parse_claim(key: str, raw: Any, symbols: Mapping[str, sp.Symbol] | None = No
     """A claim from a key and a value (TOML value or text); bad entries become invalid Givens."""
     target = parse_key(key)
     symbols = symbols or {}
-    minus_infinity = target.name in ("M", "L")
+    minus_infinity = target.name[-1] in ("M", "L")
     try:
         if target.kind == "shape":
             return Claim(key, target, (), shape=_shape(raw))

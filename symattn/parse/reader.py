@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 from numbers import Integral
 from typing import Any, Mapping, Sequence
@@ -15,6 +16,7 @@ from .files import TomlDecimal
 from .labels import check_label
 from .tokens import FUNCTION_NAMES
 
+_DECIMAL = re.compile(r"\d\.|\.\d|\d[eE][+-]?\d")  # a number written with a point or exponent
 SYMBOL_KINDS = {"real": {"real": True}, "positive": {"positive": True}}
 RESERVED_NAMES = frozenset(CONSTANTS) | FUNCTION_NAMES | INFINITY_NAMES
 
@@ -24,6 +26,7 @@ class Reader:
 
     def __init__(self, source: str) -> None:
         self.source = source
+        self.decimal_keys: list[str] = []  # entries written as decimals (0.85, 2e-3), in order
 
     def fail(self, key: str, reason: str) -> InputError:
         return InputError(reason, source=self.source, key=key)
@@ -71,6 +74,8 @@ class Reader:
         if isinstance(value, bool) or not isinstance(value, (Integral, str)):
             raise self.fail(key, f"expected a number or a string expression, not {kind_of(value)}")
         text = str(int(value)) if isinstance(value, Integral) else value
+        if _DECIMAL.search(text):
+            self.decimal_keys.append(key)
         try:
             return parse_expression(text, symbols=symbols, allow_neg_infinity=allow_neg_infinity)
         except InputError as error:

@@ -52,6 +52,7 @@ class ProblemReader(Reader):
     def problem(self, data: Mapping[str, Any], where: str = "input"
                 ) -> Problem | ShapeProblem | MultiHeadProblem:
         self.only(data, TOP_KEYS, "")
+        first = len(self.decimal_keys)
         symbols = self.symbols(data.get("symbols", {}))
         inputs = self.table(data, "input", required=True)
         self.only(inputs, INPUT_KEYS, "input")
@@ -101,6 +102,7 @@ class ProblemReader(Reader):
             gradient=read_gradient(self, data["gradient"], symbols, n_q, V.cols)
             if "gradient" in data else None,
             projections=projections,
+            decimals=any(not key.startswith(OPTION_TABLES) for key in self.decimal_keys[first:]),
         )
 
     def presentation(self, data: Mapping[str, Any], n_q: int) -> tuple[tuple[str, object], ...]:

@@ -25,9 +25,13 @@ def render_derivation(derivation: Derivation, to: str, *, standalone: bool = Fal
     return latex.document(blocks, derivation.options.lang, needs_cjk(user_text))
 
 
-def render_trace(trace: Trace, to: str, decimals: dict[str, list[list[str]]] | None = None) -> str:
-    """A trace as text (with optional decimals) or JSON."""
-    return render_text(trace, decimals or {}) if to == "text" else render_json(trace)
+def render_trace(trace: Trace, to: str, decimals: dict[str, list[list[str]]] | None = None,
+                 shown: dict | None = None) -> str:
+    """A trace as text (with optional decimals) or JSON; `shown`: display forms of a problem
+    written in decimals (derivation's shown_stages)."""
+    if to == "text":
+        return render_text(trace, decimals or {}, shown)
+    return render_json(trace, shown)
 
 
 __all__ = ["FORMATS", "render_derivation", "render_report", "render_trace"]

@@ -112,7 +112,7 @@ def _approx(decimal: str | None) -> str:
 
 
 def inputs(d: Derivation) -> list[Block]:
-    lang, p, t = d.options.lang, d.trace.problem, d.trace
+    lang, p = d.options.lang, d.trace.problem
     out: list[Block] = [Heading(2, segments("inputs", lang)),
                         Paragraph(segments("inputs_text", lang, n_q=p.n_q, n_k=p.n_k, d_k=p.d_k,
                                            d_v=p.d_v))]
@@ -125,13 +125,13 @@ def inputs(d: Derivation) -> list[Block]:
         out += projection_blocks(d)
     lines = []
     for name, rows in (("Q", p.row_labels), ("K", p.column_labels), ("V", p.column_labels)):
-        m = t.stage(name)
+        m = d.display[name]
         cells = [[math(x) for x in m.row(i)] for i in range(m.rows)]
         lines.append(f"{name} = " + labelled(cells, rows, tuple(str(c + 1) for c in range(m.cols))))
     out.append(Display((r",\qquad ".join(lines),)))
     scale = "scale_auto" if p.scale is None else "scale_none" if p.scale == 1 else "scale_given"
-    words = segments(scale, lang, s=math(p.scale_factor))
-    words += (("text", " "),) + segments("temperature", lang, tau=math(p.temperature))
+    words = segments(scale, lang, s=math(d.scalars["s"]))
+    words += (("text", " "),) + segments("temperature", lang, tau=math(d.scalars["tau"]))
     words += (("text", " "),) + segments(f"mask_{p.mask}", lang)
     extra = [("mask_keep", p.keep is not None, {}),
              ("mask_lengths", p.key_lengths is not None,
@@ -149,41 +149,41 @@ def inputs(d: Derivation) -> list[Block]:
 
 def projection_blocks(d: Derivation) -> list[Block]:
     """X (and Y) and the projections: Q = X W_Q = [X][W_Q] = [Q], likewise K and V."""
-    lang, p, t = d.options.lang, d.trace.problem, d.trace
-    proj = p.projections
-    key = "projections_cross" if proj.Y is not None else "projections_text"
-    source = "Y" if proj.Y is not None else "X"
-    inputs = [f"X = {matrix_of(proj.X)}"] + ([f"Y = {matrix_of(proj.Y)}"] if proj.Y is not None else [])
-    lines = (rf"Q &= XW_Q = {matrix_of(proj.X)}{matrix_of(proj.W_Q)} = {matrix_of(t.Q)}",
-             rf"K &= {source}W_K = {matrix_of(proj.source_of_keys)}{matrix_of(proj.W_K)} = {matrix_of(t.K)}",
-             rf"V &= {source}W_V = {matrix_of(proj.source_of_keys)}{matrix_of(proj.W_V)} = {matrix_of(t.V)}")
+    lang, shown = d.options.lang, {name: matrix_of(m) for name, m in d.display.items()}
+    key = "projections_cross" if "Y" in shown else "projections_text"
+    source = "Y" if "Y" in shown else "X"
+    inputs = [f"X = {shown['X']}"] + ([f"Y = {shown['Y']}"] if "Y" in shown else [])
+    lines = (rf"Q &= XW_Q = {shown['X']}{shown['W_Q']} = {shown['Q']}",
+             rf"K &= {source}W_K = {shown[source]}{shown['W_K']} = {shown['K']}",
+             rf"V &= {source}W_V = {shown[source]}{shown['W_V']} = {shown['V']}")
     return [Paragraph(segments(key, lang)), Display((r",\qquad ".join(inputs),)), Display(lines)]
 
 
 
 def stage_blocks(d: Derivation, stage: str) -> list[Block]:
     """Formula = substitution = result, then the shape, for one stage."""
-    t, p, lang = d.trace, d.trace.problem, d.options.lang
+    p, lang, shown = d.trace.problem, d.options.lang, d.display
     summary = d.options.detail == "summary"
-    shown = {name: d.display.get(name, t.stage(name)) for name in ("S", "L", "A", "O")}
-    result = matrix_of(shown.get(stage, t.stage(stage)))
+    result = matrix_of(shown[stage])
     if stage == "R":
-        steps = [r"R = QK^{\mathsf T}", rf"{matrix_of(t.Q)}{matrix_of(t.K.T)}"]
+        steps = [r"R = QK^{\mathsf T}", rf"{matrix_of(shown['Q'])}{matrix_of(shown['K'].T)}"]
     elif stage == "S":
         formula = {None: r"S = \frac{R}{\sqrt{d_k}}", 1: "S = R"}.get(p.scale, "S = sR")
-        substitution = "R" if p.scale_factor == 1 else rf"{math(p.scale_factor)}{matrix_of(t.R)}"
+        substitution = "R" if p.scale_factor == 1 else \
+            rf"{math(d.scalars['s'])}{matrix_of(shown['R'])}"
         steps = [formula] + ([] if p.scale == 1 else [substitution])
     elif stage == "M":
         steps = ["M"]
     elif stage == "L":
         steps = [r"L = \frac{S + M}{\tau}", "S + M" if p.temperature == 1 else
-                 rf"{math(d.inverse_temperature)}\left({matrix_of(shown['S'])} + {matrix_of(t.M)}\right)"]
+                 rf"{math(d.scalars['inverse_temperature'])}\left({matrix_of(shown['S'])} + "
+                 rf"{matrix_of(shown['M'])}\right)"]
         if p.n_k > SUBSTITUTE_UP_TO and p.temperature != 1:
             steps = steps[:1]
     elif stage == "A":
         steps = [r"A = \operatorname{softmax}(L)"]
     else:
-        steps = ["O = AV", rf"{matrix_of(shown['A'])}{matrix_of(t.V)}"]
+        steps = ["O = AV", rf"{matrix_of(shown['A'])}{matrix_of(shown['V'])}"]
     if summary:
         steps = steps[:1]
     equation = " = ".join(steps + [result])
@@ -193,7 +193,7 @@ def stage_blocks(d: Derivation, stage: str) -> list[Block]:
     blocks: list[Block] = [Heading(2, heading), Display((equation,))]
     notes = {"M": "mask_explained", "A": "softmax_explained"}
     words = segments(notes[stage], lang) + (("text", " "),) if stage in notes and not summary else ()
-    rows, cols = t.stage(stage).shape
+    rows, cols = shown[stage].shape
     blocks.append(Paragraph(words + segments("shape", lang, rows=rows, cols=cols)))
     return blocks
 
@@ -211,14 +211,14 @@ def _product(a: sp.Expr, b: sp.Expr) -> str:
 
 def row_blocks(d: Derivation, steps: RowSteps) -> list[Block]:
     """One query row: dot products, logits, exponentials, weights, row check, outputs."""
-    t, p, lang, i = d.trace, d.trace.problem, d.options.lang, steps.row
+    p, lang, i = d.trace.problem, d.options.lang, steps.row
     label = p.row_labels[i]
     title = segments("row_detail", lang, row=i + 1, label=Label(label)) \
         if label != str(i + 1) else segments("row_detail_plain", lang, row=i + 1)
     out: list[Block] = [Heading(2, title), Paragraph(segments("dot_products", lang))]
     out.append(Display(tuple(
         rf"{_index('R', i, j)} &= q_{{{i + 1}}} \cdot k_{{{j + 1}}} = "
-        + " + ".join(_product(a, b) for a, b in pairs) + f" = {math(t.R[i, j])}"
+        + " + ".join(_product(a, b) for a, b in pairs) + f" = {math(d.display['R'][i, j])}"
         for j, pairs in enumerate(steps.dots))))
     out.append(Paragraph(segments("logits_row", lang)))
     out.append(Display(tuple(_logit_line(d, i, j) for j in range(p.n_k))))
@@ -247,7 +247,8 @@ def row_blocks(d: Derivation, steps: RowSteps) -> list[Block]:
     out += [Paragraph(segments("row_check", lang)), Display((f"{row_sum} = 1",))]
     outputs = []
     for c in range(p.d_v):
-        terms = " + ".join(_product(d.display["A"][i, j], t.V[j, c]) for j in steps.readable)
+        terms = " + ".join(_product(d.display["A"][i, j], d.display["V"][j, c])
+                           for j in steps.readable)
         outputs.append(rf"{_index('O', i, c)} &= {terms} = {math(d.display['O'][i, c])}"
                        + _approx(steps.outputs[c]))
     out += [Paragraph(segments("output_row", lang)), Display(tuple(outputs))]
@@ -259,10 +260,11 @@ def _logit_line(d: Derivation, i: int, j: int) -> str:
     head = f"{_index('L', i, j)} &= "
     if not t.readable[i][j]:
         return head + r"-\infty"
-    inner = f"{math(d.display['S'][i, j])} + {math(t.M[i, j])}"
+    inner = f"{math(d.display['S'][i, j])} + {math(d.display['M'][i, j])}"
     if p.temperature == 1:
         return head + f"{inner} = {math(d.display['L'][i, j])}"
-    return head + rf"{math(d.inverse_temperature)}\left({inner}\right) = {math(d.display['L'][i, j])}"
+    return head + rf"{math(d.scalars['inverse_temperature'])}\left({inner}\right) = " \
+        f"{math(d.display['L'][i, j])}"
 
 
 def check_blocks(d: Derivation) -> list[Block]:

@@ -1,23 +1,33 @@
-"""A trace as JSON: title, shapes and every stage's entries in SymPy's str() syntax."""
+"""A trace as JSON: title, shapes and every stage's entries in SymPy's str() syntax (E is Euler's
+number there, as SymPy reads it), and for a problem written in decimals their display forms."""
 
 from __future__ import annotations
 
 import json
 
+import sympy as sp
+
 from ..model import STAGES, Trace
-from .text import laid_out
+from .text import TextPrinter, laid_out
 
 
-def render_json(trace: Trace) -> str:
-    """JSON with every exact entry as a string; masked entries of M and L are "-oo"."""
+def render_json(trace: Trace, shown: dict[str, sp.Basic] | None = None) -> str:
+    """JSON with every exact entry as a string; masked entries of M and L are "-oo". With
+    `shown` (a problem written in decimals), "display" holds each stage as a person reads it
+    (0.126, e^0.9995 written exp(0.9995)), beside the exact "stages"."""
     laid_out(trace)
     document = {
         "title": trace.problem.title,
         "shapes": {name: list(trace.stage(name).shape) for name in STAGES},
-        "stages": {name: [[str(x) for x in trace.stage(name).row(i)]
-                          for i in range(trace.stage(name).rows)] for name in STAGES},
+        "stages": _grids({name: trace.stage(name) for name in STAGES}, str),
     }
+    if shown:
+        document["display"] = _grids({name: shown[name] for name in STAGES}, TextPrinter().doprint)
     return _dump(document) + "\n"
+
+
+def _grids(matrices: dict, text) -> dict[str, list[list[str]]]:
+    return {name: [[text(x) for x in m.row(i)] for i in range(m.rows)] for name, m in matrices.items()}
 
 
 def _dump(document: dict) -> str:
@@ -28,8 +38,10 @@ def _dump(document: dict) -> str:
     parts = [f'  "title": {one_line(document["title"])}']
     shapes = ", ".join(f"{one_line(k)}: {one_line(v)}" for k, v in document["shapes"].items())
     parts.append(f'  "shapes": {{{shapes}}}')
-    stages = ",\n".join(
-        f"    {one_line(name)}: [\n" + ",\n".join(f"      {one_line(row)}" for row in rows) + "\n    ]"
-        for name, rows in document["stages"].items())
-    parts.append(f'  "stages": {{\n{stages}\n  }}')
+    for key in ("stages", "display"):
+        if key in document:
+            grids = ",\n".join(f"    {one_line(name)}: [\n" + ",\n".join(
+                f"      {one_line(row)}" for row in rows) + "\n    ]"
+                for name, rows in document[key].items())
+            parts.append(f'  "{key}": {{\n{grids}\n  }}')
     return "{\n" + ",\n".join(parts) + "\n}"

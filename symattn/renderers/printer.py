@@ -5,6 +5,7 @@ from __future__ import annotations
 import sympy as sp
 from sympy.printing.latex import LatexPrinter
 
+from ..model import ShownDecimal
 from ..parse.labels import check_characters
 
 _TEXT_ESCAPES = {
@@ -51,6 +52,9 @@ class MathPrinter(LatexPrinter):
             memo[expr] = super()._print_Add(expr, order)
         return memo[expr]
 
+    def _print_Mul(self, expr: sp.Mul) -> str:
+        return decimal_first(self, expr, super()._print_Mul, " ")
+
     def _print_NegativeInfinity(self, expr: sp.Expr) -> str:
         return r"-\infty"
 
@@ -92,3 +96,18 @@ def labelled(cells: list[list[str]], rows: tuple[str, ...], columns: tuple[str, 
                         for r, row in zip(rows, cells))
     spec = "r|" + "c" * len(columns)
     return rf"\begin{{array}}{{{spec}}} & {head} \\ \hline {body} \end{{array}}"
+
+
+def decimal_first(printer, expr: sp.Mul, default, joint: str) -> str:
+    """A product of a shown decimal with other factors, the decimal first (0.68 √2, not √2 · 0.68);
+    any other product as the printer writes it."""
+    decimals = [f for f in expr.args if isinstance(f, ShownDecimal)]
+    rest = [f for f in expr.args if not isinstance(f, ShownDecimal)]
+    if not decimals or not rest or sp.fraction(expr)[1] != 1:
+        return default(expr)
+    sign = ""
+    if rest[0].is_Number and rest[0].is_negative:
+        sign, rest = "-", ([-rest[0]] if rest[0] != -1 else []) + rest[1:]
+    others = printer._print(sp.Mul(*rest)) if rest else ""
+    head = joint.join(printer._print(d) for d in decimals)
+    return sign + head + (joint + others if others else "")

@@ -9,6 +9,7 @@ from sympy.printing.str import StrPrinter
 
 from ..model import CheckResult, HeadsReport, Report, Trace
 from .phrases import say
+from .printer import decimal_first
 
 FORMULAS = {
     "Q": "Q (queries)", "K": "K (keys)", "V": "V (values)",
@@ -23,10 +24,17 @@ MAX_GRID_WIDTH = 100
 
 
 class TextPrinter(StrPrinter):
-    """SymPy's str() syntax, but the natural log is written ln as in the course."""
+    """SymPy's str() syntax as a person reads it: ln for the natural log and e for Euler's number
+    (E in SymPy); the project's parser reads both back."""
 
     def _print_log(self, expr: sp.log) -> str:
         return f"ln({self._print(expr.args[0])})"
+
+    def _print_Exp1(self, expr: sp.Expr) -> str:
+        return "e"
+
+    def _print_Mul(self, expr: sp.Mul) -> str:
+        return decimal_first(self, expr, super()._print_Mul, "*")
 
 
 _PRINTER = TextPrinter()
@@ -40,18 +48,21 @@ def laid_out(trace: Trace) -> Trace:
     return trace
 
 
-def render_text(trace: Trace, decimals: dict[str, list[list[str]]]) -> str:
-    """Every stage in order, with labels, and decimals after the stages that have them."""
+def render_text(trace: Trace, decimals: dict[str, list[list[str]]],
+                shown: dict[str, sp.Basic] | None = None) -> str:
+    """Every stage in order, with labels, and decimals after the stages that have them; `shown`
+    holds the display forms of the stages, tau and s where they differ (a decimal problem)."""
     p = laid_out(trace).problem
+    shown = shown or {}
     lines = [p.title] if p.title else []
     lines.append(f"n_q = {p.n_q}, n_k = {p.n_k}, d_k = {p.d_k}, d_v = {p.d_v}; "
-                 f"scale s = {_PRINTER.doprint(p.scale_factor)}; "
-                 f"temperature tau = {_PRINTER.doprint(p.temperature)}")
+                 f"scale s = {_PRINTER.doprint(shown.get('s', p.scale_factor))}; "
+                 f"temperature tau = {_PRINTER.doprint(shown.get('tau', p.temperature))}")
     masks = [MASK_WORDS[p.mask]] + [word for word, given in (
         ("keep matrix", p.keep), ("key lengths", p.key_lengths), ("bias", p.bias)) if given]
     lines.append(f"mask: {' + '.join(masks)}; fully masked rows: {p.fully_masked}")
     for name in ("Q", "K", "V", "R", "S", "M", "L", "A", "O"):
-        matrix = trace.stage(name)
+        matrix = shown.get(name, trace.stage(name))
         rows, columns = _labels(trace, name)
         lines += ["", f"{FORMULAS[name]}   [{matrix.rows}x{matrix.cols}]"]
         cells = [[_PRINTER.doprint(x) for x in matrix.row(i)] for i in range(matrix.rows)]

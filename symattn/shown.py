@@ -1,0 +1,78 @@
+"""Display forms of exact values: a problem written in decimals is shown in decimals.
+
+0.42 · 0.3 = 0.126 is shown as 0.126, e^(1999/2000) as e^0.9995, -17/25 as -0.68: every rational
+whose decimal expansion ends within MAX_SHOWN_DIGITS significant digits becomes a ShownDecimal
+(which prints as its digits); exponents of powers stay as they are (√2, not 2^0.5) and so does
+any rational that does not terminate (1/3). The values underneath stay exact; only what a
+person reads changes, and only for problems written in decimals.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import sympy as sp
+
+from .model import STAGES, Problem, ShownDecimal, Trace
+
+MAX_SHOWN_DIGITS = 15
+Form = Callable[[sp.Basic], sp.Basic]
+
+
+def shown_form(problem: Problem) -> Form:
+    """The display form for this problem's values: decimals when it is written in decimals."""
+    return decimals_shown if problem.decimals else _same
+
+
+def _same(value: sp.Basic) -> sp.Basic:
+    return value
+
+
+def decimals_shown(value: sp.Basic) -> sp.Basic:
+    """The value (or matrix) with every terminating rational written as a decimal."""
+    if isinstance(value, sp.MatrixBase):
+        return sp.ImmutableMatrix(value.rows, value.cols, [decimals_shown(x) for x in value])
+    if value.is_Rational:
+        return decimal(value)
+    if value.is_Atom or not value.args:
+        return value
+    if value.is_Pow:  # the exponent of a root or a power keeps its form
+        return sp.Pow(decimals_shown(value.base), value.exp, evaluate=False)
+    return value.func(*(decimals_shown(a) for a in value.args))
+
+
+def decimal(r: sp.Rational) -> sp.Expr:
+    """±ShownDecimal for a terminating rational that is not an integer; else r itself."""
+    if r.q == 1:
+        return r
+    twos, fives, rest = _power_of(int(r.q), 2), _power_of(int(r.q), 5), int(r.q)
+    rest //= 2 ** twos * 5 ** fives
+    places = max(twos, fives)
+    if rest != 1:
+        return r
+    units = abs(int(r.p)) * 10 ** places // int(r.q)
+    if len(str(units).lstrip("0")) > MAX_SHOWN_DIGITS:
+        return r
+    whole, part = divmod(units, 10 ** places)
+    text = f"{whole}.{part:0{places}d}".rstrip("0")
+    shown = ShownDecimal(text)
+    return -shown if r < 0 else shown
+
+
+def _power_of(n: int, p: int) -> int:
+    count = 0
+    while n % p == 0:
+        n //= p
+        count += 1
+    return count
+
+
+def shown_stages(trace: Trace) -> dict[str, sp.Basic]:
+    """Every stage (and tau and s) as a problem written in decimals shows them; {} otherwise."""
+    p = trace.problem
+    if not p.decimals:
+        return {}
+    shown: dict[str, sp.Basic] = {name: decimals_shown(trace.stage(name)) for name in STAGES}
+    shown.update(tau=decimals_shown(p.temperature),
+                 s=p.scale_factor if p.scale is None else decimals_shown(p.scale_factor))
+    return shown
