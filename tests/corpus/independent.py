@@ -1,0 +1,816 @@
+"""Independent recomputation of every corpus item, and the verdict each published claim deserves.
+
+    python tests/corpus/independent.py            # rewrite every item's expected.json
+    python tests/corpus/independent.py --check    # recompute and compare with the committed files
+    python tests/corpus/independent.py 07_qml_the_cat_sleeps   # one item (a folder name)
+
+Pure mpmath at 50 digits plus fractions; it never imports symattn. It reads each item's
+problem.toml (decimals exactly: tomllib with parse_float=Decimal, then Fraction), computes
+Q, K, V (from X and W_Q, W_K, W_V, or Y), R = Q K^T, S = s R (s = 1/sqrt(d_k) unless `scale` says
+otherwise), M (0 = may read, -inf = may not, finite = bias), L = (S + M)/tau, A = row-wise softmax,
+O = A V, and for [[heads]] every head, Concat(heads) and Concat W_O. Mask semantics follow
+symattn's README: "causal" is top-left (j <= i), "causal-bottom-right" is j <= i + n_k - n_q,
+key_lengths[i] = query i reads keys 1..key_lengths[i], keep = true may read; all masks AND.
+
+Every value is a pair (mpf at 50 digits, Fraction or None): the Fraction is kept while the stage
+is rational (inputs, R, a rational scale, masked weights 0, a row with one readable key, equal
+logits), so that claims written as integers can be judged exactly, not to 50 digits.
+
+Each published*.toml of an item holds one [answers] table copied verbatim from the source
+(PyTorch / NumPy / TensorFlow printouts, LaTeX, tuples). Numbers are read from the text in
+reading order and matched to the addressed entries row by row. The rules are those the brief
+states for symattn (docs/answers.md):
+
+  * a decimal with k places ("0.6698", "0.", "17.") is correct iff it equals the exact value
+    correctly rounded to k places; when the exact value is halfway, both roundings are accepted;
+  * e-notation ("6.3379e-02") means as many significant figures as the mantissa has digits (5);
+  * an integer or other exact form must equal the exact value; where the exact value is not
+    rational here, agreement to 40 digits is reported "undecided" (never "correct");
+  * "-inf" is correct only for an entry that is masked (M, L, S+M, R+M);
+  * a percentage ("53%") is read as the decimal it stands for (0.53, two places).
+
+Noise in printouts is skipped: "tensor(", "array(", "dtype=...", "grad_fn=<...>", "shape=(...)",
+LaTeX commands and row labels (a number glued to a word, as in "Head1", is not read).
+
+published_extra.toml (an [extra] table) holds published values that symattn's claim keys cannot
+address: "head[h].O" (and head[h].A, .R, .S, .Q, .K, .V), "concat" (Concat of the heads), "keep"
+(the boolean may-read mask as 1/0), "SM" (S + M), "RM" (R + M). Their verdicts use the same rules.
+
+corpus.toml (beside this script) lists the items and, per item, `rounded_inputs`: the input
+matrices that are themselves rounded printouts. For a wrong entry of such an item the script
+also reports whether rounding of the printed inputs (half a unit in their last printed place)
+could explain the difference (first-order bound from central differences).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import sys
+import tomllib
+from decimal import Decimal
+from fractions import Fraction
+from pathlib import Path
+
+import mpmath
+from mpmath import mp, mpf
+
+mp.dps = 50
+HERE = Path(__file__).resolve().parent
+NINF = mpf("-inf")
+OUT_DIGITS = 30
+EQ_TOL = mpf(10) ** -40  # "equal" for inexact values: agreement to 40 digits (reported undecided)
+TIE_TOL = mpf(10) ** -35  # a value within this of a rounding midpoint counts as a tie
+
+
+class Num:
+    """A real value: mpf at mp.dps, with the exact Fraction when the value is known rational."""
+
+    __slots__ = ("m", "q")
+
+    def __init__(self, m, q=None):
+        self.q = q
+        self.m = mpf(q.numerator) / q.denominator if q is not None else m
+
+    @staticmethod
+    def exact(q) -> "Num":
+        return Num(None, Fraction(q))
+
+    def __add__(self, o):
+        if self.q is not None and o.q is not None:
+            return Num.exact(self.q + o.q)
+        return Num(self.m + o.m)
+
+    def __sub__(self, o):
+        if self.q is not None and o.q is not None:
+            return Num.exact(self.q - o.q)
+        return Num(self.m - o.m)
+
+    def __mul__(self, o):
+        if self.q is not None and o.q is not None:
+            return Num.exact(self.q * o.q)
+        if (self.q == 0) or (o.q == 0):
+            return Num.exact(0)
+        return Num(self.m * o.m)
+
+    def __truediv__(self, o):
+        if o.q is not None and o.q == 0 or (o.q is None and o.m == 0):
+            raise ZeroDivisionError("division by zero")
+        if self.q is not None and o.q is not None:
+            return Num.exact(self.q / o.q)
+        return Num(self.m / o.m)
+
+    def __neg__(self):
+        return Num.exact(-self.q) if self.q is not None else Num(-self.m)
+
+    @property
+    def is_ninf(self) -> bool:
+        return self.q is None and mpmath.isinf(self.m) and self.m < 0
+
+
+MASKED = Num(NINF)
+
+
+# ----------------------------------------------------------------------------------------------
+# Entries: TOML integers, TOML decimals (as Decimal), and strings in a small expression syntax
+# (numbers, + - * / ^ **, parentheses, ln/log/exp/sqrt/sin/cos/tan, e, pi; "-oo"/"-inf").
+
+_TOKEN = re.compile(r"\s*(?:(\d+\.\d*|\.\d+|\d+)([eE][-+]?\d+)?|(\*\*|[-+*/^(),])|([A-Za-z_]\w*))")
+
+
+def _tokens(text: str):
+    pos, out = 0, []
+    text = text.strip()
+    while pos < len(text):
+        match = _TOKEN.match(text, pos)
+        if not match or match.end() == pos:
+            raise ValueError(f"cannot read {text!r} at column {pos + 1}")
+        pos = match.end()
+        if match[1] is not None:
+            out.append(("num", Fraction(Decimal(match[1] + (match[2] or "")))))
+        elif match[3] is not None:
+            out.append(("op", match[3]))
+        else:
+            out.append(("name", match[4]))
+    return out
+
+
+def _rational_sqrt(q: Fraction):
+    if q < 0:
+        return None
+    n, d = math.isqrt(q.numerator), math.isqrt(q.denominator)
+    return Fraction(n, d) if n * n == q.numerator and d * d == q.denominator else None
+
+
+FUNCS = {"ln", "log", "exp", "sqrt", "sin", "cos", "tan"}
+
+
+def _apply(name: str, x: Num) -> Num:
+    if name in ("ln", "log"):
+        if x.q == 1:
+            return Num.exact(0)
+        if x.m <= 0:
+            raise ValueError("ln of a non-positive number")
+        return Num(mpmath.log(x.m))
+    if name == "exp":
+        return Num.exact(1) if x.q == 0 else Num(mpmath.exp(x.m))
+    if name == "sqrt":
+        if x.q is not None and (r := _rational_sqrt(x.q)) is not None:
+            return Num.exact(r)
+        if x.m < 0:
+            raise ValueError("sqrt of a negative number")
+        return Num(mpmath.sqrt(x.m))
+    if x.q == 0 and name in ("sin", "tan"):
+        return Num.exact(0)
+    if x.q == 0 and name == "cos":
+        return Num.exact(1)
+    return Num(getattr(mpmath, name)(x.m))
+
+
+class _Parser:
+    def __init__(self, text):
+        self.toks, self.i = _tokens(text), 0
+
+    def peek(self):
+        return self.toks[self.i] if self.i < len(self.toks) else (None, None)
+
+    def take(self, kind=None, value=None):
+        tok = self.peek()
+        if tok[0] is None or (kind and tok[0] != kind) or (value and tok[1] != value):
+            raise ValueError(f"unexpected {tok[1]!r}")
+        self.i += 1
+        return tok
+
+    def parse(self) -> Num:
+        value = self.expr()
+        if self.i != len(self.toks):
+            raise ValueError(f"unexpected {self.peek()[1]!r}")
+        return value
+
+    def expr(self):
+        value = self.term()
+        while self.peek() in (("op", "+"), ("op", "-")):
+            op = self.take()[1]
+            rhs = self.term()
+            value = value + rhs if op == "+" else value - rhs
+        return value
+
+    def term(self):
+        value = self.unary()
+        while self.peek() in (("op", "*"), ("op", "/")):
+            op = self.take()[1]
+            rhs = self.unary()
+            value = value * rhs if op == "*" else value / rhs
+        return value
+
+    def unary(self):
+        if self.peek() == ("op", "-"):
+            self.take()
+            return -self.unary()
+        if self.peek() == ("op", "+"):
+            self.take()
+            return self.unary()
+        return self.power()
+
+    def power(self):
+        base = self.atom()
+        if self.peek() in (("op", "^"), ("op", "**")):
+            self.take()
+            exponent = self.unary()  # right-associative, binds tighter than a leading minus
+            if base.q is not None and exponent.q is not None and exponent.q.denominator == 1:
+                return Num.exact(base.q ** exponent.q.numerator)
+            return Num(mpmath.power(base.m, exponent.m))
+        return base
+
+    def atom(self):
+        kind, value = self.peek()
+        if kind == "num":
+            self.take()
+            return Num.exact(value)
+        if kind == "op" and value == "(":
+            self.take()
+            inner = self.expr()
+            self.take("op", ")")
+            return inner
+        if kind == "name":
+            self.take()
+            if value in FUNCS:
+                self.take("op", "(")
+                arg = self.expr()
+                self.take("op", ")")
+                return _apply(value, arg)
+            if value in ("e", "E"):
+                return Num(mpmath.e)
+            if value == "pi":
+                return Num(mpmath.pi)
+        raise ValueError(f"unexpected {value!r}")
+
+
+def entry(raw, allow_ninf=False) -> Num:
+    if isinstance(raw, bool):
+        raise ValueError("a boolean is not a number")
+    if isinstance(raw, int):
+        return Num.exact(raw)
+    if isinstance(raw, Decimal):
+        if not raw.is_finite():
+            if allow_ninf and raw.is_infinite() and raw < 0:
+                return MASKED
+            raise ValueError("not finite")
+        return Num.exact(Fraction(raw))
+    text = str(raw).strip()
+    if allow_ninf and text in ("-oo", "-inf"):
+        return MASKED
+    return _Parser(text).parse()
+
+
+def matrix(raw, allow_ninf=False):
+    if not isinstance(raw, list) or not raw or not all(isinstance(r, list) for r in raw):
+        raise ValueError("a matrix is a list of rows")
+    rows = [[entry(x, allow_ninf) for x in r] for r in raw]
+    if len({len(r) for r in rows}) != 1:
+        raise ValueError("rows of different lengths")
+    return rows
+
+
+def places_of(raw):
+    """Half a unit in the last printed place of a TOML decimal entry (None for exact entries)."""
+    if isinstance(raw, Decimal) and raw.is_finite():
+        exponent = raw.as_tuple().exponent
+        if exponent < 0:
+            return Fraction(1, 2) * Fraction(10) ** exponent
+    return None
+
+
+# ----------------------------------------------------------------------------------------------
+# Matrix arithmetic on Num
+
+
+def matmul(a, b):
+    if len(a[0]) != len(b):
+        raise ValueError(f"shapes {len(a)}x{len(a[0])} and {len(b)}x{len(b[0])} do not multiply")
+    out = []
+    for row in a:
+        new = []
+        for j in range(len(b[0])):
+            acc = Num.exact(0)
+            for k, x in enumerate(row):
+                acc = acc + x * b[k][j]
+            new.append(acc)
+        out.append(new)
+    return out
+
+
+def transpose(a):
+    return [list(col) for col in zip(*a)]
+
+
+def softmax_row(logits, policy: str, n_k: int, row_index: int):
+    readable = [j for j, x in enumerate(logits) if not x.is_ninf]
+    if not readable:
+        if policy == "zero":
+            return [Num.exact(0)] * n_k
+        if policy == "uniform":
+            return [Num.exact(Fraction(1, n_k))] * n_k
+        raise ValueError(f"query row {row_index + 1} may read no key (fully_masked = \"error\")")
+    out = [Num.exact(0)] * n_k
+    if len(readable) == 1:
+        out[readable[0]] = Num.exact(1)
+        return out
+    values = [logits[j] for j in readable]
+    if all(v.q is not None for v in values) and len({v.q for v in values}) == 1:
+        for j in readable:
+            out[j] = Num.exact(Fraction(1, len(readable)))
+        return out
+    top = max(v.m for v in values)
+    exps = {j: mpmath.exp(logits[j].m - top) for j in readable}
+    total = mpmath.fsum(exps.values())
+    for j in readable:
+        out[j] = Num(exps[j] / total)
+    return out
+
+
+def attention_options(shared: dict, own: dict | None) -> dict:
+    options = dict(shared)
+    options.update(own or {})
+    return options
+
+
+def single_head(Q, K, V, options: dict):
+    n_q, n_k, d_k = len(Q), len(K), len(Q[0])
+    if len(K[0]) != d_k:
+        raise ValueError("Q and K have different d_k")
+    if len(V) != n_k:
+        raise ValueError("K and V have different n_k")
+    scale = options.get("scale", "auto")
+    if scale == "auto":
+        s = _apply("sqrt", Num.exact(d_k))
+        s = Num.exact(1) / s
+    elif scale == "none":
+        s = Num.exact(1)
+    else:
+        s = entry(scale)
+    tau = entry(options.get("temperature", 1))
+    if tau.m <= 0:
+        raise ValueError("temperature must be positive")
+    R = matmul(Q, transpose(K))
+    S = [[s * x for x in row] for row in R]
+    readable = [[True] * n_k for _ in range(n_q)]
+    mask = options.get("mask", "none")
+    for i in range(n_q):
+        for j in range(n_k):
+            if mask == "causal" and j > i:
+                readable[i][j] = False
+            elif mask == "causal-bottom-right" and j > i + n_k - n_q:
+                readable[i][j] = False
+            elif mask not in ("none", "causal", "causal-bottom-right"):
+                raise ValueError(f"unknown mask {mask!r}")
+    if "key_lengths" in options:
+        for i, length in enumerate(options["key_lengths"]):
+            for j in range(length, n_k):
+                readable[i][j] = False
+    if "keep" in options:
+        for i, row in enumerate(options["keep"]):
+            for j, flag in enumerate(row):
+                readable[i][j] = readable[i][j] and bool(flag)
+    bias = matrix(options["bias"], allow_ninf=True) if "bias" in options else None
+    M = []
+    for i in range(n_q):
+        row = []
+        for j in range(n_k):
+            b = bias[i][j] if bias else Num.exact(0)
+            row.append(b if readable[i][j] and not b.is_ninf else MASKED)
+        M.append(row)
+    L, SM, RM = [], [], []
+    for i in range(n_q):
+        L.append([MASKED if M[i][j].is_ninf else (S[i][j] + M[i][j]) / tau for j in range(n_k)])
+        SM.append([MASKED if M[i][j].is_ninf else S[i][j] + M[i][j] for j in range(n_k)])
+        RM.append([MASKED if M[i][j].is_ninf else R[i][j] + M[i][j] for j in range(n_k)])
+    policy = options.get("fully_masked", "error")
+    A = [softmax_row(L[i], policy, n_k, i) for i in range(n_q)]
+    O = matmul(A, V)
+    keep = [[Num.exact(1 if readable[i][j] else 0) for j in range(n_k)] for i in range(n_q)]
+    return {"Q": Q, "K": K, "V": V, "R": R, "S": S, "M": M, "L": L, "A": A, "O": O,
+            "SM": SM, "RM": RM, "keep": keep, "_s": s, "_tau": tau, "_d_k": d_k}
+
+
+def solve(problem: dict, perturb: dict | None = None) -> dict:
+    """Every stage of the problem; `perturb` maps (matrix name, i, j) -> added mpf (sensitivity)."""
+    inp = problem["input"]
+    shared = problem.get("attention", {})
+
+    def get(name):
+        if name not in inp:
+            return None
+        rows = matrix(inp[name])
+        if perturb:
+            rows = [[Num(x.m + perturb[(name, i, j)]) if (name, i, j) in perturb else x
+                     for j, x in enumerate(r)] for i, r in enumerate(rows)]
+        return rows
+
+    heads = problem.get("heads")
+    if heads:
+        X = get("X")
+        Y = get("Y") or X
+        outs, per_head = [], []
+        for h, head in enumerate(heads):
+            def hm(name, h=h, head=head):
+                rows = matrix(head[name])
+                if perturb:
+                    rows = [[Num(x.m + perturb[(f"heads.{h}.{name}", i, j)])
+                             if (f"heads.{h}.{name}", i, j) in perturb else x
+                             for j, x in enumerate(r)] for i, r in enumerate(rows)]
+                return rows
+            result = single_head(matmul(X, hm("W_Q")), matmul(Y, hm("W_K")), matmul(Y, hm("W_V")),
+                                 attention_options(shared, head.get("attention")))
+            per_head.append(result)
+            outs.append(result["O"])
+        concat = [sum((o[i] for o in outs), []) for i in range(len(X))]
+        final = matmul(concat, get("W_O"))
+        return {"heads": per_head, "concat": concat, "O": final, "_multihead": True}
+    if "X" in inp:
+        X = get("X")
+        Y = get("Y") or X
+        Q, K, V = matmul(X, get("W_Q")), matmul(Y, get("W_K")), matmul(Y, get("W_V"))
+    else:
+        Q, K, V = get("Q"), get("K"), get("V")
+    return single_head(Q, K, V, shared)
+
+
+# ----------------------------------------------------------------------------------------------
+# Reading published text and judging it
+
+
+def fmt(x: Num) -> str:
+    if x.is_ninf:
+        return "-inf"
+    if x.q is not None and x.q.denominator == 1:
+        return str(x.q.numerator)
+    return mpmath.nstr(x.m, OUT_DIGITS, strip_zeros=False, min_fixed=-6, max_fixed=8)
+
+
+def exact_text(x: Num):
+    if x.q is None:
+        return None
+    return str(x.q.numerator) if x.q.denominator == 1 else f"{x.q.numerator}/{x.q.denominator}"
+
+
+_NOISE = [
+    re.compile(r"dtype\s*=\s*[\w.]+"),
+    re.compile(r"grad_fn\s*=\s*<[^>]*>"),
+    re.compile(r"shape\s*=\s*\([^)]*\)"),
+    re.compile(r"device\s*=\s*'[^']*'"),
+    re.compile(r"requires_grad\s*=\s*\w+"),
+]
+_NUMBER = re.compile(r"(?<![\w.])([-+−]?)(inf\b|(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?)(%?)")
+
+
+def _percent(body: str) -> str:
+    """'53%' -> '0.53', '0.5%' -> '0.005': a percentage as the decimal it stands for."""
+    value = Decimal(body).scaleb(-2)
+    places = (len(body.split(".")[1]) if "." in body else 0) + 2
+    return f"{value:.{places}f}"
+
+
+def read_numbers(text: str) -> list[str]:
+    """The numbers of a printout in reading order ('-inf' kept; '53%' read as 0.53)."""
+    for noise in _NOISE:
+        text = noise.sub(" ", text)
+    return [(sign.replace("−", "-") + (_percent(body) if pct else body))
+            for sign, body, pct in _NUMBER.findall(text)]
+
+
+def rounded_candidates(v, places: int):
+    """The exact value correctly rounded to `places` decimals (two candidates at a tie)."""
+    scaled = v * mpf(10) ** places
+    low = mpmath.floor(scaled)
+    frac = scaled - low
+    if abs(frac - mpf("0.5")) < TIE_TOL:
+        cands = [low, low + 1]
+    else:
+        cands = [low + 1 if frac > mpf("0.5") else low]
+    return [Decimal(int(c)).scaleb(-places) for c in cands]
+
+
+def sigfig_candidates(v, figures: int):
+    if v == 0:
+        return [Decimal(0)]
+    exponent = int(mpmath.floor(mpmath.log10(abs(v))))
+    if abs(v) >= mpf(10) ** (exponent + 1):
+        exponent += 1
+    if abs(v) < mpf(10) ** exponent:
+        exponent -= 1
+    return rounded_candidates(v, figures - 1 - exponent)
+
+
+def judge_token(token: str, x: Num) -> dict:
+    result = {"given": token, "expected": fmt(x)}
+    if (ex := exact_text(x)) is not None:
+        result["exact"] = ex
+    body = token.lstrip("+-")
+    if body == "inf":
+        ok = x.is_ninf and token.startswith("-")
+        result.update(rule="infinity: only a masked entry is -inf", ok=ok)
+        return result
+    if x.is_ninf:
+        result.update(rule="the entry is masked (-inf); a finite number cannot match", ok=False)
+        return result
+    given = Decimal(token)
+    v = x.m
+    if "e" in body.lower():
+        mantissa = body.lower().split("e")[0]
+        digits = mantissa.replace(".", "").lstrip("0") or "0"
+        figures = len(digits)
+        cands = sigfig_candidates(v, figures)
+        ok = any(given == c for c in cands)
+        result.update(rule=f"e-notation: {figures} significant figures",
+                      rounded=" or ".join(str(c) for c in cands), ok=ok)
+    elif "." in body:
+        places = len(body.split(".")[1])
+        cands = rounded_candidates(v, places)
+        ok = any(given == c for c in cands)
+        rule = f"decimal with {places} place{'s' if places != 1 else ''}: correctly rounded"
+        if len(cands) == 2:
+            rule += " (exact value halfway: either rounding accepted)"
+        result.update(rule=rule, rounded=" or ".join(str(c) for c in cands), ok=ok)
+    else:
+        if x.q is not None:
+            ok = Fraction(given) == x.q
+            result.update(rule="exact form: must equal the exact value", ok=ok)
+        elif abs(mpf(str(given)) - v) > EQ_TOL:
+            result.update(rule="exact form: must equal the exact value", ok=False)
+        else:
+            result.update(rule="exact form: agrees to 40 digits, equality not proved here",
+                          ok=None)
+    if result["ok"] is False:
+        result["error"] = mpmath.nstr(abs(mpf(str(given)) - v), 6)
+    return result
+
+
+_KEY = re.compile(r"^(?:head\[(?P<head>\d+)\]\.)?(?P<stage>[QKVRSMLAO]|SM|RM|concat|keep)"
+                  r"(?:\[(?P<row>\d+|:)(?:,(?P<col>\d+|:))?\])?$")
+_SHAPE = re.compile(r"^shape\((?P<stage>[QKVRSMLAO])\)$")
+
+
+def addressed(key: str, stages: dict):
+    """The entries a key addresses, as rows of (label, Num)."""
+    compact = key.replace(" ", "")
+    match = _KEY.match(compact)
+    if not match:
+        raise ValueError(f"unknown key {key!r}")
+    name = match["stage"]
+    if match["head"] is not None:
+        source = stages["heads"][int(match["head"]) - 1]
+    elif stages.get("_multihead") and name in "QKVRSMLA":
+        raise ValueError(f"{key}: a multi-head problem's stage keys address its output only")
+    else:
+        source = stages
+    mat = source[name]
+    row, col = match["row"], match["col"]
+    label = (f"head[{match['head']}]." if match["head"] else "") + name
+    if row is None:
+        return [[(f"{label}[{i + 1},{j + 1}]", x) for j, x in enumerate(r)] for i, r in enumerate(mat)]
+    if row == ":":
+        c = int(col) - 1
+        return [[(f"{label}[{i + 1},{c + 1}]", r[c]) for i, r in enumerate(mat)]]
+    i = int(row) - 1
+    if col is None or col == ":":
+        return [[(f"{label}[{i + 1},{j + 1}]", x) for j, x in enumerate(mat[i])]]
+    j = int(col) - 1
+    return [[(f"{label}[{i + 1},{j + 1}]", mat[i][j])]]
+
+
+def judge_claim(key: str, raw, stages: dict, sensitivity) -> dict:
+    text = raw if isinstance(raw, str) else json.dumps(raw)
+    claim = {"key": key, "given": text}
+    if (m := _SHAPE.match(key.replace(" ", ""))):
+        mat = stages[m["stage"]]
+        dims = [int(t) for t in re.findall(r"\d+", text)]
+        claim.update(expected=f"{len(mat)}x{len(mat[0])}", verdict="correct"
+                     if dims == [len(mat), len(mat[0])] else "wrong",
+                     why="shape comparison")
+        return claim
+    if key in ("d_k", "n_q", "n_k", "d_v", "tau", "s"):
+        value = {"d_k": Num.exact(stages["_d_k"]), "n_q": Num.exact(len(stages["A"])),
+                 "n_k": Num.exact(len(stages["A"][0])), "d_v": Num.exact(len(stages["V"][0])),
+                 "tau": stages["_tau"], "s": stages["_s"]}[key]
+        tokens = read_numbers(text)
+        entries = [judge_token(tokens[0], value)] if len(tokens) == 1 else []
+        flat = [(key, value)]
+    else:
+        flat = [cell for row in addressed(key, stages) for cell in row]
+        tokens = read_numbers(text)
+        entries = []
+    if len(tokens) != len(flat):
+        claim.update(verdict="invalid", expected=[fmt(x) for _, x in flat],
+                     why=f"the text holds {len(tokens)} numbers, the key addresses {len(flat)} entries")
+        return claim
+    if not entries:
+        entries = [judge_token(t, x) for t, (_, x) in zip(tokens, flat)]
+    for e, (label, _) in zip(entries, flat):
+        e["entry"] = label
+    claim["entries"] = entries
+    wrong = [e for e in entries if e["ok"] is False]
+    undecided = [e for e in entries if e["ok"] is None]
+    rules = sorted({e["rule"] for e in entries})
+    if wrong:
+        claim["verdict"] = "wrong"
+        worst = max(wrong, key=lambda e: mpf(e["error"]))
+        parts = [f"{e['entry']}: given {e['given']}, exact {e['expected'][:12]}"
+                 + (f" (rounds to {e['rounded']})" if "rounded" in e else "") for e in wrong[:6]]
+        more = f" and {len(wrong) - 6} more" if len(wrong) > 6 else ""
+        claim["why"] = (f"{len(wrong)} of {len(entries)} entries wrong; largest error "
+                        f"{worst['error']} at {worst['entry']}. " + "; ".join(parts) + more)
+        if sensitivity is not None:
+            explained = []
+            for e in wrong:
+                bound = sensitivity(e["entry"])
+                if bound is None:
+                    continue
+                unit = Fraction(0)
+                body = e["given"].lstrip("+-")
+                if "." in body and "e" not in body.lower():
+                    unit = Fraction(1, 2) * Fraction(10) ** -len(body.split(".")[1])
+                within = mpf(e["error"]) <= bound + mpf(unit.numerator) / unit.denominator
+                e["input_rounding_bound"] = mpmath.nstr(bound, 6)
+                e["explained_by_input_rounding"] = bool(within)
+                explained.append(within)
+            if explained:
+                claim["why"] += (" — every wrong entry is within what rounding of the printed inputs "
+                                 "can explain" if all(explained) else
+                                 " — not explained by rounding of the printed inputs"
+                                 if not any(explained) else
+                                 " — some (not all) wrong entries are within the input-rounding bound")
+    notes = []
+    if any(e["rule"].startswith("e-notation") for e in entries):
+        notes.append("e-notation read as significant figures (the brief's rule); docs/answers.md "
+                     "does not define e-notation and symattn's parser reads 6.3379e-02 as the exact "
+                     "number 63379/1000000")
+    if any(e["given"].endswith(".") for e in entries):
+        notes.append("a NumPy/PyTorch trailing-dot number such as '0.' or '17.' is read as a decimal "
+                     "with 0 places; the printing library meant the float is that value to its "
+                     "print precision")
+    if notes:
+        claim["notes"] = notes
+    if not wrong and undecided:
+        claim["verdict"] = "undecided"
+        claim["why"] = f"{len(undecided)} entries agree to 40 digits but are not proved equal"
+    elif not wrong:
+        claim["verdict"] = "correct"
+        claim["why"] = f"all {len(entries)} entries fit: " + "; ".join(rules)
+    return claim
+
+
+# ----------------------------------------------------------------------------------------------
+# Items
+
+
+def stage_dump(stages: dict) -> dict:
+    def dump(mat):
+        return [[fmt(x) for x in r] for r in mat]
+
+    if stages.get("_multihead"):
+        return {"heads": [{k: dump(v) for k, v in h.items() if not k.startswith("_")
+                           and k not in ("SM", "RM", "keep")} for h in stages["heads"]],
+                "concat": dump(stages["concat"]), "O": dump(stages["O"])}
+    out = {k: dump(stages[k]) for k in ("Q", "K", "V", "R", "S", "M", "L", "A", "O")}
+    out["scale_s"] = fmt(stages["_s"])
+    out["temperature"] = fmt(stages["_tau"])
+    exact = {k: [[exact_text(x) for x in r] for r in stages[k]]
+             for k in ("Q", "K", "V", "R", "S", "A", "O")
+             if all(x.q is not None for r in stages[k] for x in r)}
+    if exact:
+        out["exact"] = exact
+    return out
+
+
+def make_sensitivity(problem: dict, rounded: list[str], base: dict):
+    """entry label -> first-order bound of its change when the rounded inputs move by half a unit."""
+    if not rounded:
+        return None
+    inp = problem["input"]
+    cells = []
+    for name in rounded:
+        for i, r in enumerate(inp[name]):
+            for j, raw in enumerate(r):
+                half = places_of(raw)
+                if half is not None:
+                    cells.append(((name, i, j), mpf(half.numerator) / half.denominator))
+    h = mpf(10) ** -20
+    jac = {}
+    for cell, _ in cells:
+        plus, minus = solve(problem, {cell: h}), solve(problem, {cell: -h})
+        jac[cell] = (plus, minus)
+    cache = {}
+
+    def bound(label: str):
+        if label in cache:
+            return cache[label]
+        match = re.match(r"^(?:head\[(\d+)\]\.)?(\w+)\[(\d+),(\d+)\]$", label)
+        if not match:
+            return None
+        head, stage, i, j = match[1], match[2], int(match[3]) - 1, int(match[4]) - 1
+
+        def pick(st):
+            src = st["heads"][int(head) - 1] if head else st
+            return src[stage][i][j]
+
+        if pick(base).is_ninf:
+            return None
+        total = mpf(0)
+        for cell, half in cells:
+            plus, minus = jac[cell]
+            total += abs((pick(plus).m - pick(minus).m) / (2 * h)) * half
+        cache[label] = total
+        return total
+
+    return bound
+
+
+def plain(raw):
+    """TOML values with Decimals turned into their text (for claims given as TOML arrays)."""
+    if isinstance(raw, Decimal):
+        return str(raw)
+    if isinstance(raw, list):
+        return [plain(x) for x in raw]
+    return raw
+
+
+def run_item(folder: Path, meta: dict) -> dict:
+    problem = tomllib.loads((folder / "problem.toml").read_text(encoding="utf-8"),
+                            parse_float=Decimal)
+    stages = solve(problem)
+    rounded = meta.get("rounded_inputs", [])
+    sensitivity = make_sensitivity(problem, rounded, stages)
+    claims = []
+    for path in sorted(folder.glob("published*.toml")):
+        data = tomllib.loads(path.read_text(encoding="utf-8"), parse_float=Decimal)
+        table = data.get("answers", data.get("extra", {}))
+        for key, raw in table.items():
+            raw = plain(raw)
+            try:
+                claim = judge_claim(key, raw, stages, sensitivity)
+            except (ValueError, KeyError, IndexError) as error:
+                claim = {"key": key, "given": raw, "verdict": "invalid", "why": str(error)}
+            claim["file"] = path.name
+            claims.append(claim)
+    summary = {}
+    for c in claims:
+        summary[c["verdict"]] = summary.get(c["verdict"], 0) + 1
+    return {
+        "item": folder.name,
+        "title": problem.get("title", ""),
+        "computed_with": "tests/corpus/independent.py: mpmath at 50 digits, Fractions where rational",
+        "rounded_inputs": rounded,
+        "stages": stage_dump(stages),
+        "claims": claims,
+        "summary": summary,
+    }
+
+
+def to_json(value, indent: int = 0) -> str:
+    """JSON with one line per matrix row: lists of scalars stay on one line."""
+    pad, inner = " " * indent, " " * (indent + 1)
+    if isinstance(value, dict):
+        if not value:
+            return "{}"
+        items = [f"{inner}{json.dumps(k, ensure_ascii=False)}: {to_json(v, indent + 1)}"
+                 for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + "\n" + pad + "}"
+    if isinstance(value, list):
+        if all(not isinstance(v, (list, dict)) for v in value):
+            return json.dumps(value, ensure_ascii=False)
+        return "[\n" + ",\n".join(inner + to_json(v, indent + 1) for v in value) + "\n" + pad + "]"
+    return json.dumps(value, ensure_ascii=False)
+
+
+def main(argv: list[str]) -> int:
+    check = "--check" in argv
+    wanted = [a for a in argv if not a.startswith("--")]
+    manifest = tomllib.loads((HERE / "corpus.toml").read_text(encoding="utf-8"))
+    metas = {m["dir"]: m for m in manifest["item"]}
+    folders = sorted(p for p in HERE.iterdir() if p.is_dir() and (p / "problem.toml").exists())
+    missing = set(metas) ^ {f.name for f in folders}
+    if missing:
+        print(f"corpus.toml and the folders disagree: {sorted(missing)}")
+        return 1
+    status = 0
+    for folder in folders:
+        if wanted and folder.name not in wanted:
+            continue
+        result = run_item(folder, metas[folder.name])
+        text = to_json(result) + "\n"
+        target = folder / "expected.json"
+        line = f"{folder.name}: " + ", ".join(f"{v} {k}" for k, v in sorted(result["summary"].items()))
+        if check:
+            same = target.exists() and target.read_text(encoding="utf-8") == text
+            print(("ok   " if same else "DIFF ") + line)
+            status |= 0 if same else 1
+        else:
+            target.write_text(text, encoding="utf-8")
+            print(line)
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
