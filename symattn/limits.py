@@ -43,6 +43,7 @@ MAX_EXACT_FACTOR_BITS = 8192  # an exact factor of exp(logit); past it thousands
 
 # Answers and grading
 MAX_CLAIM_LENGTH = 20_000  # one claimed answer as text
+MAX_CLAIM_EXPONENT = 400  # a claimed decimal may be written as float64 prints it: 1.38e-142
 MAX_SUBMISSIONS_BYTES = 50_000_000
 WORKER_MEMORY_BYTES = 4 * 2**30  # address space of a grading worker
 MAX_MISTAKE_ENTRIES = 4096  # n_q x n_k past which the classic mistakes are not diagnosed

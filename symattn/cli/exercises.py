@@ -15,7 +15,7 @@ from ..exercises.generator import (
     write_problems,
 )
 from ..exercises.problemset import exercises, problem_files
-from ..model import Problem
+from ..model import MultiHeadProblem, Problem
 from ..parse.spec import load_problem
 from ..renderers.mistakes_doc import mistakes_json, mistakes_text
 from ..renderers.problemset_doc import render_problemset
@@ -56,12 +56,17 @@ def _problemset(args: argparse.Namespace) -> int:
 
 
 def _mistakes(args: argparse.Namespace) -> int:
+    """Each classic mistake's result; for [[heads]], each head's, head by head."""
     problem = load_problem(Path(args.file))
-    if not isinstance(problem, Problem):
-        raise InputError("'mistakes' needs a single-head problem with values for Q, K and V",
+    heads = problem.heads if isinstance(problem, MultiHeadProblem) else (problem,)
+    if not all(isinstance(head, Problem) for head in heads):
+        raise InputError("'mistakes' needs a problem with values for Q, K and V",
                          source=args.file)
-    found = mistakes(problem)
-    text = mistakes_json(found, args.lang) if args.format == "json" else \
-        mistakes_text(found, args.lang, problem.title)
+    found = [mistakes(head) for head in heads]
+    if args.format == "json":
+        text = mistakes_json(found[0], args.lang) if len(found) == 1 else \
+            "[\n" + ",\n".join(mistakes_json(f, args.lang).rstrip() for f in found) + "\n]\n"
+    else:
+        text = "\n".join(mistakes_text(f, args.lang, head.title) for f, head in zip(found, heads))
     write(text, None)
     return EXIT_OK

@@ -16,7 +16,7 @@ from typing import Any, Mapping
 import sympy as sp
 
 from ..errors import InputError
-from ..limits import MAX_CLAIM_LENGTH, MAX_SIGFIGS
+from ..limits import MAX_CLAIM_EXPONENT, MAX_CLAIM_LENGTH, MAX_SIGFIGS
 from ..model import Grading
 from .expressions import parse_expression
 from .files import decode_toml, read_text
@@ -29,6 +29,7 @@ _KEY = re.compile(rf"^{_STAGE}(?:\[(?P<row>\d+|:)(?:,(?P<column>\d+|:))?\])?$")
 _SHAPE_KEY = re.compile(rf"^shape\({_STAGE}\)$")
 _SHAPE_VALUE = re.compile(r"^(\d{1,4})[x*](\d{1,4})$")
 _DECIMAL = re.compile(r"^[+-]?(\d*)\.(\d*)$")  # 0.25, .5, and NumPy's 1. (no places)
+_PERCENT = re.compile(r"^([+-]?\d+(?:\.(\d*))?)\s*%$")
 _SCIENTIFIC = re.compile(r"^[+-]?(\d+)(?:\.(\d*))?[eE]([+-]?\d+)$")  # 6.3379e-02 (PyTorch, NumPy)
 
 
@@ -141,10 +142,14 @@ def given(raw: Any, symbols: Mapping[str, sp.Symbol], minus_infinity: bool) -> G
 
 def _given_text(text: str, symbols: Mapping[str, sp.Symbol], minus_infinity: bool) -> Given:
     try:
-        value = parse_expression(text, symbols=symbols, allow_neg_infinity=minus_infinity)
+        plain = "".join(c for c, _ in fold(text)).strip()
+        if (percent := _PERCENT.match(plain)):  # 53% is 0.53, to 2 places; 41.9% to 3
+            value = parse_expression(percent[1]) / 100
+            return Given(text.strip(), value, places=len(percent[2] or "") + 2)
+        value = parse_expression(text, symbols=symbols, allow_neg_infinity=minus_infinity,
+                                 max_exponent=MAX_CLAIM_EXPONENT)
     except InputError as error:
         return Given(text.strip(), None, error=str(error))
-    plain = "".join(c for c, _ in fold(text)).strip()
     if (match := _DECIMAL.match(plain)):
         return Given(text.strip(), value, places=len(match[2]))
     if (match := _SCIENTIFIC.match(plain)):

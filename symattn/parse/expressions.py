@@ -21,7 +21,7 @@ from typing import Callable, Mapping
 import sympy as sp
 
 from ..errors import InputError
-from ..limits import MAX_DEPTH, MAX_LENGTH
+from ..limits import MAX_DECIMAL_EXPONENT, MAX_DEPTH, MAX_LENGTH
 from .gates import APPROX, Value, apply_function, combine, gated_power, number
 from .tokens import FUNCTION_NAMES, Token, fold, tokenize
 
@@ -31,13 +31,15 @@ _NEG_INFINITY = re.compile(r"^\s*-\s*(oo|inf|infinity|Infinity)\s*$")
 
 
 def parse_expression(text: str, *, symbols: Mapping[str, sp.Symbol] | None = None,
-                     allow_neg_infinity: bool = False) -> sp.Expr:
+                     allow_neg_infinity: bool = False,
+                     max_exponent: int = MAX_DECIMAL_EXPONENT) -> sp.Expr:
     """Parse one entry of user text into an exact, finite, real SymPy value.
 
     Args:
         text: the user's text (hostile until parsed).
         symbols: the declared symbols, by name; any other name is refused.
         allow_neg_infinity: accept the whole entry ``-oo`` / ``-inf`` (mask entries only).
+        max_exponent: the largest decimal exponent (1e100); claimed answers may go further.
 
     Raises:
         InputError: with the column and the reason; the caller adds file and key.
@@ -48,18 +50,20 @@ def parse_expression(text: str, *, symbols: Mapping[str, sp.Symbol] | None = Non
         raise InputError(f"entry is {len(text)} characters long (limit {MAX_LENGTH})")
     if allow_neg_infinity and _NEG_INFINITY.match("".join(c for c, _ in fold(text))):
         return sp.S.NegativeInfinity
-    parser = _Parser(tokenize(text), dict(symbols or {}))
+    parser = _Parser(tokenize(text), dict(symbols or {}), max_exponent)
     return parser.parse().expr
 
 
 class _Parser:
     """Recursive descent over the token list; every node passes the cost gates."""
 
-    def __init__(self, tokens: list[Token], symbols: dict[str, sp.Symbol]) -> None:
+    def __init__(self, tokens: list[Token], symbols: dict[str, sp.Symbol],
+                 max_exponent: int) -> None:
         self.tokens = tokens
         self.pos = 0
         self.depth = 0
         self.symbols = symbols
+        self.max_exponent = max_exponent
 
     @property
     def token(self) -> Token:
@@ -130,7 +134,7 @@ class _Parser:
     def atom(self) -> Value:
         token = self.advance()
         if token.kind == "number":
-            return number(token)
+            return number(token, self.max_exponent)
         if token.text == "(":
             value = self.nested(self.expr)
             self.expect(")")

@@ -43,7 +43,7 @@ class Value:
 
 
 
-def number(token: Token) -> Value:
+def number(token: Token, max_exponent: int = MAX_DECIMAL_EXPONENT) -> Value:
     """An exact decimal literal: 0.85 -> 17/20, 2e-3 -> 1/500."""
     match = NUMBER.fullmatch(token.text)
     assert match is not None
@@ -52,8 +52,8 @@ def number(token: Token) -> Value:
     if len(digits) > MAX_DIGITS:
         raise InputError(f"number has more than {MAX_DIGITS} digits", column=token.column)
     exponent = int(exponent_text[1:]) if exponent_text else 0
-    if abs(exponent) > MAX_DECIMAL_EXPONENT:
-        raise InputError(f"decimal exponent beyond ±{MAX_DECIMAL_EXPONENT}", column=token.column)
+    if abs(exponent) > max_exponent:
+        raise InputError(f"decimal exponent beyond ±{max_exponent}", column=token.column)
     fraction_digits = len(mantissa.split(".")[1]) if "." in mantissa else 0
     value = sp.Rational(int(digits)) * sp.Rational(10) ** (exponent - fraction_digits)
     return Value(value, APPROX.mpf(value.p) / value.q)

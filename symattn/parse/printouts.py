@@ -4,7 +4,10 @@ PyTorch printout -> rows of entry texts (each entry is then parsed by the projec
     (1/6, 1/2, 1/3)                 one row
     [[0.1, 0.2], [0.3, 0.4]]        rows
     [[0.1 0.2]\\n [0.3 0.4]]         NumPy's print(): entries apart by spaces, rows by newlines
-    array([[0.1, 0.2]], dtype=float32) and tensor([[0.1000, 0.2000]], grad_fn=<...>)
+    array([[0.1, 0.2]], dtype=float32), tensor([[0.1000, 0.2000]], grad_fn=<...>), tf.Tensor(...)
+    [0.5, 0.5]\\n[0.2, 0.8]          rows printed one a line; a leading '# ' (a code comment) is dropped
+    53%, 9%, 38%                    a list without brackets
+    \\begin{bmatrix} 0.5 & 0.5 \\\\ 1 & 0 \\end{bmatrix}   LaTeX (\\frac, \\sqrt, \\cdot become a/b, sqrt, *)
 
 Leading dimensions of size 1 are dropped (a batch of one); more than two dimensions are refused,
 and so is a shortened printout (NumPy's "...").
@@ -17,7 +20,12 @@ import re
 from ..errors import InputError
 from .tokens import fold
 
-_WRAPPER = re.compile(r"^(?:np\.|numpy\.|torch\.)?(tensor|array)\((.*)\)$", re.S)
+_WRAPPER = re.compile(r"^(?:np\.|numpy\.|torch\.|tf\.)?(tensor|Tensor|array)\((.*)\)$", re.S)
+_LATEX = re.compile(r"^\\(?:begin\{(?P<env>[a-zA-Z]*matrix\*?|array)\}(?:\{[^}]*\})?|b[a-z]*mat\b)"
+                    r"(?P<body>.*?)\\(?:end\{(?P=env)\}|e[a-z]*mat\b)$", re.S)
+_LATEX_ROWS = re.compile(r"\\\\|\\(?=\s)")  # \\ ends a row (and "\ ", a lost backslash)
+_LATEX_WORDS = ((r"\left", ""), (r"\right", ""), (r"\cdot", "*"), (r"\times", "*"),
+                (r"\,", ""), (r"\;", ""), (r"\!", ""), (r"\ln", "ln"), (r"\exp", "exp"))
 _KEYWORD = re.compile(r"^\s*[A-Za-z_]\w*\s*=")
 _NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
 Tree = "str | list[Tree]"
@@ -25,18 +33,36 @@ Tree = "str | list[Tree]"
 
 def split_structure(text: str) -> list[list[str]]:
     """Rows of entry texts: '[[a, b], [c, d]]' -> [[a, b], [c, d]]; '(a, b)' -> [[a, b]]; 'a' -> [[a]]."""
-    lines = text.replace("\r", " ").replace("\n", " ")  # NumPy prints one row a line
-    folded = "".join(c for c, _ in fold(lines)).strip()
+    lines = text.replace("\r", "").split("\n")
+    if len(lines) > 1:  # printed in code comments: '# [0.5, 0.5]'
+        lines = [re.sub(r"^\s*#\s?", "", line) for line in lines]
+    folded = "".join(c for c, _ in fold(" ".join(lines))).strip()
+    if (latex := _LATEX.match(folded)):
+        return [[_latex_entry(e) for e in row.split("&")]
+                for row in _LATEX_ROWS.split(latex["body"]) if row.strip()]
     folded = _unwrapped(folded)
     if "..." in folded:
         raise InputError("a shortened printout (with '...') lacks entries; print the whole array")
     if folded.startswith("[") and folded.endswith("]"):
+        if _closing(folded, 0) != len(folded) - 1:  # rows printed one a line: [a, b] [c, d]
+            folded = f"[{folded}]"
         return _rows(_tree(folded))
     if folded.startswith("(") and _closing(folded, 0) == len(folded) - 1:
         inner = _split_top(folded[1:-1])
         if len(inner) > 1:
             return [[part.strip() for part in inner]]
-    return [[folded]]
+    parts = _split_top(folded)
+    return [[part.strip() for part in parts]]  # one entry, or a list without brackets
+
+
+def _latex_entry(text: str) -> str:
+    """A LaTeX matrix entry in the expression syntax: \\frac{a}{b} -> (a)/(b), braces -> parentheses."""
+    for command, plain in _LATEX_WORDS:
+        text = text.replace(command, plain)
+    while (match := re.search(r"\\frac\{([^{}]*)\}\{([^{}]*)\}", text)):
+        text = text[:match.start()] + f"({match[1]})/({match[2]})" + text[match.end():]
+    text = re.sub(r"\\sqrt\{([^{}]*)\}", r"sqrt(\1)", text)
+    return text.replace("{", "(").replace("}", ")").strip()
 
 
 def _unwrapped(text: str) -> str:
