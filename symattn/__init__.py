@@ -20,7 +20,8 @@ if TYPE_CHECKING:
     from .errors import InputError, ProblemError, SymattnError
     from .exact.attention import attend
     from .exact.heads import attend_heads
-    from .model import CheckResult, Problem, Report, Trace
+    from .model import Problem, Trace
+    from .reports import CheckResult, Report
     from .parse.expressions import parse_expression
     from .parse.spec import load_problem, parse_problem
 
@@ -30,7 +31,7 @@ _HOMES = {
     "attend": "exact.attention", "attend_heads": "exact.heads", "check": "checks.invariants",
     "InputError": "errors", "ProblemError": "errors", "SymattnError": "errors",
     "parse_expression": "parse.expressions", "load_problem": "parse.spec",
-    "parse_problem": "parse.spec", "CheckResult": "model", "Problem": "model", "Report": "model",
+    "parse_problem": "parse.spec", "CheckResult": "reports", "Problem": "model", "Report": "reports",
     "Trace": "model",
 }
 __all__ = sorted(_HOMES)

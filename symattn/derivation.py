@@ -6,17 +6,18 @@ t = e^a, p = t/(t + 1)), the display form of each stage, decimals, and the rows 
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 from dataclasses import dataclass, replace
 from fractions import Fraction
-import itertools
 from math import gcd, lcm
 
 import mpmath
 import sympy as sp
 
-from .model import STAGES, HeadsReport, MultiHeadTrace, Report, ShownDecimal, Trace
+from .model import STAGES, MultiHeadTrace, ShownDecimal, Trace
 from .numeric import decimal_grid, decimal_string, recompute
+from .reports import HeadsReport, Report
 from .shown import Form, decimal, shown_form
 
 DETAILS = ("summary", "standard", "full")

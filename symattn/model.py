@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable
 
-import mpmath
 import sympy as sp
 
 STAGES = ("Q", "K", "V", "R", "S", "M", "L", "A", "O")
@@ -105,6 +104,8 @@ class Problem:
     sweep: SweepSpec | None = None  # the file's [sweep]
     gradient: Upstream | None = None  # the file's [gradient]
     decimals: bool = False  # the problem writes its numbers as decimals: show them so
+    start: str = "Q"  # where the problem starts: Q and K, or given scores R, S or logits L
+    given_d_k: int | None = None  # d_k stated with given scores R (its 1/√d_k is the scale)
 
     @property
     def n_q(self) -> int:
@@ -123,9 +124,20 @@ class Problem:
         return self.V.cols
 
     @property
+    def shown_stages(self) -> tuple[str, ...]:
+        """The stages this problem has: from Q and K, or from the given scores or logits on
+        (given scores are carried as Q = scores, K = I, which nothing shows)."""
+        return STAGES if self.start == "Q" else ("V",) + STAGES[STAGES.index(self.start):]
+
+    @property
+    def key_dimension(self) -> int | None:
+        """d_k as the problem states it (None: scores given without it)."""
+        return self.d_k if self.start == "Q" else self.given_d_k
+
+    @property
     def scale_factor(self) -> sp.Expr:
         """The factor s in S = s * R."""
-        return 1 / sp.sqrt(self.d_k) if self.scale is None else self.scale
+        return 1 / sp.sqrt(self.key_dimension) if self.scale is None else self.scale
 
     @property
     def row_labels(self) -> tuple[str, ...]:
@@ -148,7 +160,8 @@ def stage_shapes(n_q: int, n_k: int, d_k: int, d_v: int) -> dict[str, tuple[int,
 
 @dataclass(frozen=True)
 class ShapeProblem:
-    """A problem that gives only the shapes of Q, K and V (the course's first exercise)."""
+    """A problem that gives only the shapes of Q, K and V (the course's first exercise), with a
+    batch axis and heads if it says so: d_k and d_v split over the heads, W_O after them."""
 
     n_q: int
     n_k: int
@@ -158,14 +171,30 @@ class ShapeProblem:
     source: str = "<problem>"
     answers: tuple = ()
     grading: Grading = Grading()
+    batch: int | None = None  # a leading batch axis of this size
+    heads: int | None = None  # heads over which d_k and d_v are split
+    d_out: int | None = None  # columns of W_O (with heads; default d_v)
 
     @property
-    def shapes(self) -> dict[str, tuple[int, int]]:
-        return stage_shapes(self.n_q, self.n_k, self.d_k, self.d_v)
+    def shapes(self) -> dict[str, tuple[int, ...]]:
+        """Every stage's shape; with heads, R..A are (batch, heads, n_q, n_k), each head's
+        output is concatenated (concat: n_q x d_v) and O = concat W_O."""
+        front = (self.batch,) if self.batch else ()
+        if not self.heads:
+            return {name: front + shape for name, shape in
+                    stage_shapes(self.n_q, self.n_k, self.d_k, self.d_v).items()}
+        h = self.heads
+        shapes = {"Q": (self.n_q, self.d_k), "K": (self.n_k, self.d_k), "V": (self.n_k, self.d_v),
+                  **{name: (h, self.n_q, self.n_k) for name in "RSMLA"},
+                  "concat": (self.n_q, self.d_v), "W_O": (self.d_v, self.d_out or self.d_v),
+                  "O": (self.n_q, self.d_out or self.d_v)}
+        return {name: (shape if name == "W_O" else front + shape) for name, shape in shapes.items()}
 
     def facts(self) -> Facts:
         """Shapes and sizes only: claims about values cannot be judged here."""
         scalars = {name: sp.Integer(getattr(self, name)) for name in ("n_q", "n_k", "d_k", "d_v")}
+        scalars.update({name: sp.Integer(getattr(self, name)) for name in ("batch", "heads")
+                        if getattr(self, name)})
         return Facts(self.shapes, scalars)
 
 
@@ -173,7 +202,7 @@ class ShapeProblem:
 class Facts:
     """What answers are judged against: shapes, scalars, and the exact stages when known."""
 
-    shapes: dict[str, tuple[int, int]]
+    shapes: dict[str, tuple[int, ...]]
     scalars: dict[str, sp.Expr]
     matrices: dict[str, sp.ImmutableMatrix] | None = None
     symbols: tuple[sp.Symbol, ...] = ()
@@ -278,10 +307,13 @@ class Trace:
     def facts(self) -> Facts:
         """What claims about this trace are judged against."""
         p = self.problem
-        scalars = {"n_q": sp.Integer(p.n_q), "n_k": sp.Integer(p.n_k), "d_k": sp.Integer(p.d_k),
-                   "d_v": sp.Integer(p.d_v), "tau": p.temperature, "s": p.scale_factor}
-        return Facts(stage_shapes(p.n_q, p.n_k, p.d_k, p.d_v), scalars,
-                     {name: self.stage(name) for name in STAGES}, p.symbols)
+        scalars = {"n_q": sp.Integer(p.n_q), "n_k": sp.Integer(p.n_k), "d_v": sp.Integer(p.d_v),
+                   "tau": p.temperature, "s": p.scale_factor}
+        if p.key_dimension is not None:
+            scalars["d_k"] = sp.Integer(p.key_dimension)
+        shapes = stage_shapes(p.n_q, p.n_k, p.d_k, p.d_v)
+        return Facts({name: shapes[name] for name in p.shown_stages}, scalars,
+                     {name: self.stage(name) for name in p.shown_stages}, p.symbols)
 
 
 @dataclass(frozen=True)
@@ -327,45 +359,3 @@ class MultiHeadTrace:
                      {"n_q": sp.Integer(self.output.rows)}, matrices, self.problem.symbols)
 
 
-CHECKS = ("shapes", "row_sums", "masked_zero", "nonnegative", "output_bounds", "numeric",
-          "permutation")
-"""Every check by its stable identifier, in the order a report lists them; the words for each
-(English, Chinese) are in the renderers' phrase tables."""
-
-
-@dataclass(frozen=True)
-class CheckResult:
-    """One invariant or cross-check: its identifier (CHECKS), passed True, False or None (could
-    not be decided), and what it found: a detail key with the values that detail names."""
-
-    check: str
-    passed: bool | None
-    detail: str
-    values: tuple[tuple[str, Any], ...] = ()
-
-
-@dataclass(frozen=True)
-class Report:
-    """The outcome of all checks on one trace; a failed check is data, not an exception."""
-
-    results: tuple[CheckResult, ...]
-    digits: int
-    max_difference: object = field(default=None)  # an mpmath mpf, or None
-
-    @property
-    def passed(self) -> bool:
-        return all(result.passed is True for result in self.results)
-
-
-@dataclass(frozen=True)
-class HeadsReport:
-    """Each head's check report and the output's agreement with mpmath."""
-
-    reports: tuple[Report, ...]
-    difference: mpmath.mpf
-    digits: int
-
-    @property
-    def passed(self) -> bool:
-        limit = mpmath.mpf(10) ** (-(self.digits - 5))
-        return all(r.passed for r in self.reports) and self.difference <= limit

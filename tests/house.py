@@ -17,7 +17,7 @@ MAX_LINES = 400
 
 LAYERS = (
     ("base", ("errors", "limits")),
-    ("nouns", ("model",)),
+    ("nouns", ("model", "reports")),
     ("parse", ("parse", "parse.*")),
     ("numeric", ("numeric",)),
     ("exact", ("exact", "exact.*")),
@@ -30,7 +30,7 @@ LAYERS = (
 )
 """Lowest first: a module imports only from its own layer or the layers below it."""
 
-NOUNS = ("errors", "limits", "model", "*.results")
+NOUNS = ("errors", "limits", "model", "reports", "*.results")
 RENDERER_MAY_IMPORT = NOUNS + ("derivation", "renderers", "renderers.*", "parse.labels")
 """Renderers lay out nouns and derivations; parse.labels refuses control characters in labels."""
 NOUNS_MAY_IMPORT = NOUNS + ("parse", "parse.*")

@@ -14,7 +14,7 @@ import symattn
 from symattn import cli
 from symattn.api import attention
 from symattn.checks.invariants import check, is_exactly_one
-from symattn.model import CHECKS
+from symattn.reports import CHECKS
 from symattn.renderers.phrases import say
 from symattn.renderers.text import check_detail
 

@@ -6,12 +6,12 @@ import sys
 
 import pytest
 from clients import compile_tex, katex_errors, math_blocks
-from conftest import MULTI_HEAD, ROOT, VALUE_EXAMPLES
+from conftest import MULTI_HEAD, ROOT, SHAPE_ONLY, VALUE_EXAMPLES
 
 sys.path.insert(0, str(ROOT / "tools"))
 from regenerate import VARIANTS, golden  # noqa: E402
 
-DERIVED = sorted(set(VALUE_EXAMPLES) | MULTI_HEAD)
+DERIVED = sorted(set(VALUE_EXAMPLES) | MULTI_HEAD | SHAPE_ONLY)
 IDS = [p.parent.name for p in DERIVED]
 
 

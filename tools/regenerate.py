@@ -22,6 +22,7 @@ from analysis_golden import write as analysis_write  # noqa: E402
 
 from symattn import attend, attend_heads, load_problem, render  # noqa: E402
 from symattn.model import MultiHeadProblem, ShapeProblem  # noqa: E402
+from symattn.renderers.shapes_doc import render_shapes  # noqa: E402
 
 EXAMPLES = ROOT / "worked_examples"
 VARIANTS = {f"derivation.{lang}.{suffix}": dict(to=to, lang=lang)
@@ -31,6 +32,10 @@ VARIANTS = {f"derivation.{lang}.{suffix}": dict(to=to, lang=lang)
 def golden(problem: Path) -> dict[str, str]:
     """File name -> the text the code produces now for one worked example."""
     loaded = load_problem(problem)
+    if isinstance(loaded, ShapeProblem):  # the shape argument
+        return {name: render_shapes(loaded, options["to"], options["lang"],
+                                    standalone=options["to"] == "latex")
+                for name, options in VARIANTS.items()}
     trace = attend_heads(loaded) if isinstance(loaded, MultiHeadProblem) else attend(loaded)
     return {name: render(trace, **options, standalone=options["to"] == "latex", figure=True)
             for name, options in VARIANTS.items()}
@@ -52,10 +57,11 @@ def main() -> int:
     parser.add_argument("--png", action="store_true", help="also render page 1 of each English PDF")
     args = parser.parse_args()
     for problem in sorted(EXAMPLES.glob("*/problem.toml")):
-        if isinstance(load_problem(problem), ShapeProblem):
-            continue
         for name, text in golden(problem).items():
             (problem.parent / name).write_text(text, encoding="utf-8")
+        if isinstance(load_problem(problem), ShapeProblem):
+            print(f"wrote {problem.parent.relative_to(ROOT)}")
+            continue
         analysis_write(problem)  # sweep, gradient, non-uniqueness documents (analysis_golden.py)
         if args.png:
             first_page_png(problem.parent / "derivation.en.tex", problem.parent / "derivation.en.png")

@@ -27,6 +27,9 @@ def gradients(trace: Trace, upstream: Upstream | None = None, *, places: int = 4
 
     row (1-based; default the table's row, else the last) is the row written out in derivations.
     """
+    if trace.problem.start != "Q":
+        raise InputError(f"the problem gives {trace.problem.start} rather than Q and K: gradients "
+                         "follow Q, K and V", source=trace.problem.source, key=f"input.{trace.problem.start}")
     upstream = upstream or trace.problem.gradient
     if upstream is None:
         raise InputError('the problem has no [gradient] table (loss = "sum" or dO = [[...]], '

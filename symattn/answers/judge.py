@@ -63,7 +63,7 @@ def judge_claim(claim: Claim, facts: Facts, grading: Grading) -> Verdict:
     if t.kind == "shape":
         expected = facts.shapes[t.name]
         ok = "correct" if claim.shape == expected else "wrong"
-        given = f"{claim.shape[0]}x{claim.shape[1]}"
+        given = "x".join(map(str, claim.shape))
         return Verdict(claim.key, ok, (EntryVerdict(None, ok, ("shape",), expected, given),))
     if t.kind == "scalar":
         if t.name not in facts.scalars:

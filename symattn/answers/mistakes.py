@@ -43,8 +43,8 @@ def _columns(problem: Problem, trace: Trace) -> Stages | None:
 
 
 def _no_scale(problem: Problem, trace: Trace) -> Stages | None:
-    """Forgetting 1/sqrt(d_k): S = R."""
-    return _attend(replace(problem, scale=sp.S.One))
+    """Forgetting 1/sqrt(d_k): S = R (given S or L already hold the scale)."""
+    return None if problem.start in ("S", "L") else _attend(replace(problem, scale=sp.S.One))
 
 
 def _mask_after_softmax(problem: Problem, trace: Trace) -> Stages | None:
@@ -75,7 +75,7 @@ def _mask_after_tau(problem: Problem, trace: Trace) -> Stages | None:
 
 def _swap_kv(problem: Problem, trace: Trace) -> Stages | None:
     """Using V as the keys and K as the values (needs d_v = d_k)."""
-    if problem.d_v != problem.d_k:
+    if problem.start != "Q" or problem.d_v != problem.d_k:
         return None
     return _attend(replace(problem, K=problem.V, V=problem.K, projections=None))
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from ..model import HeadsReport, MultiHeadTrace
+from ..model import MultiHeadTrace
+from ..reports import HeadsReport
 from ..numeric import context, recompute, to_mpf
 from .invariants import check
 

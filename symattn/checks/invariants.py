@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Mapping
 
 import mpmath
 import sympy as sp
 
 from ..exact.attention import attend
-from ..model import CHECKS, CheckResult, Problem, Report, Trace, stage_shapes
+from ..model import Problem, Trace, stage_shapes
 from ..numeric import context, recompute, to_mpf
+from ..reports import CHECKS, CheckResult, Report
 
 COMPARED = ("R", "S", "M", "L", "A", "O")
 
@@ -194,10 +196,9 @@ def _reversed_problem(trace: Trace, queries: bool) -> tuple[Problem, list[int]]:
         keep = [[row[j] for j in order] for row in keep]
         Q, K, V = p.Q, p.K.extract(order, list(range(p.d_k))), p.V.extract(order, list(range(p.d_v)))
         bias = [[row[j] for j in order] for row in bias] if bias else None
-    return Problem(Q=Q, K=K, V=V, keep=tuple(tuple(r) for r in keep), key_lengths=None,
-                   bias=sp.ImmutableMatrix(bias) if bias else None, temperature=p.temperature,
-                   scale=p.scale, fully_masked=p.fully_masked,
-                   symbols=p.symbols, source=p.source), order
+    return replace(p, Q=Q, K=K, V=V, mask="none", keep=tuple(tuple(r) for r in keep),
+                   key_lengths=None, bias=sp.ImmutableMatrix(bias) if bias else None,
+                   projections=None, tokens=None, key_tokens=None), order
 
 
 def _same(a: sp.Expr, b: sp.Expr) -> bool:

@@ -70,7 +70,11 @@ def _out_of_range(target: Target, facts: Facts) -> str | None:
     """Why a claim key cannot be answered for this problem (None if it can)."""
     if target.kind == "scalar":
         return None if target.name in facts.scalars else "not given by this problem"
-    if target.kind != "shape" and facts.matrices is None:
+    if target.name not in facts.shapes:
+        return "not given by this problem"
+    if target.kind == "shape":
+        return None
+    if facts.matrices is None:
         return "this problem gives only shapes"
     rows, cols = facts.shapes[target.name]
     if (target.row is not None and target.row >= rows) or \

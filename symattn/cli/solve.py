@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 from ..api import render
 from ..checks.heads import check_heads
 from ..checks.invariants import check
-from ..errors import InputError
 from ..exact.attention import attend
 from ..exact.heads import attend_heads
 from ..limits import MAX_CHECK_DIGITS, MAX_PLACES
 from ..model import MultiHeadProblem, ShapeProblem
+from ..renderers.shapes_doc import render_shapes, shapes_check
 from ..renderers.text import render_heads_report, render_report
 from .loading import load
 from .output import EXIT_FAILED, EXIT_OK, UsageError, write
@@ -73,25 +72,10 @@ def _heads(problem: MultiHeadProblem, args: argparse.Namespace) -> int:
 
 
 def _shapes(problem: ShapeProblem, args: argparse.Namespace) -> int:
-    """solve and check for a problem that gives only shapes: every stage's shape, two constraints."""
-    shapes = problem.shapes
-    if args.command == "solve" and args.format == "json":
-        text = json.dumps({"title": problem.title, "shapes": {k: list(v) for k, v in shapes.items()}},
-                          ensure_ascii=False) + "\n"
-    elif args.command == "solve" and args.format in ("latex", "markdown"):
-        raise InputError("a problem that gives only shapes is shown as text or JSON",
-                         source=problem.source)
-    elif args.command == "check":
-        text = (f"[ok] Q and K share d_k = {problem.d_k}, so Q K^T is {problem.n_q}x{problem.n_k}\n"
-                f"[ok] K and V share n_k = {problem.n_k}, so O = A V is {problem.n_q}x{problem.d_v}\n"
-                "all checks passed\n")
+    """solve and check for a problem that gives only shapes: the shape argument, two constraints."""
+    if args.command == "check":
+        text = shapes_check(problem, args.lang)
     else:
-        lines = [problem.title] if problem.title else []
-        lines += [f"{name}: {r}x{c}" for name, (r, c) in shapes.items()]
-        lines += [f"Q and K share d_k = {problem.d_k} (Q K^T is defined); "
-                  f"K and V share n_k = {problem.n_k} (A V is defined)",
-                  f"R, S, M, L, A are n_q x n_k = {problem.n_q}x{problem.n_k}; "
-                  f"O = A V is n_q x d_v = {problem.n_q}x{problem.d_v}"]
-        text = "\n".join(lines) + "\n"
+        text = render_shapes(problem, args.format, args.lang or "en", args.standalone)
     write(text, getattr(args, "output", None))
     return EXIT_OK

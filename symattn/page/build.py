@@ -65,6 +65,9 @@ def build_page(problem: Problem | ShapeProblem, *, lang: str | None = None,
         raise InputError(f"a course page shows one attention head; this file has {heads} heads "
                          "(give each head its own problem file)",
                          source=getattr(problem, "source", None))
+    if getattr(problem, "start", "Q") != "Q":
+        raise InputError(f"a course page shows Q, K and V; this problem gives {problem.start} "
+                         "(use symattn solve for its derivation)", source=problem.source)
     lang = lang or str(dict(getattr(problem, "presentation", ())).get("lang", "en"))
     if lang not in LANGUAGES:
         raise InputError(f"unknown language {lang!r}; languages are {', '.join(LANGUAGES)}")

@@ -23,11 +23,11 @@ from .files import decode_toml, read_text
 from .printouts import split_structure
 from .tokens import fold
 
-SCALARS = ("n_q", "n_k", "d_k", "d_v", "tau", "s")
+SCALARS = ("n_q", "n_k", "d_k", "d_v", "tau", "s", "batch", "heads")
 _STAGE = r"(?P<stage>(?:heads\[[1-9]\d{0,2}\]\.)?[QKVRSMLAO]|concat)"  # heads[2].A: head 2's A
 _KEY = re.compile(rf"^{_STAGE}(?:\[(?P<row>\d+|:)(?:,(?P<column>\d+|:))?\])?$")
 _SHAPE_KEY = re.compile(rf"^shape\({_STAGE}\)$")
-_SHAPE_VALUE = re.compile(r"^(\d{1,4})[x*](\d{1,4})$")
+_SHAPE_VALUE = re.compile(r"^\d{1,6}(?:[x*,]\d{1,6}){1,3}$")  # 4x3, 2x4x100, (2, 4, 100)
 _DECIMAL = re.compile(r"^[+-]?(\d*)\.(\d*)$")  # 0.25, .5, and NumPy's 1. (no places)
 _PERCENT = re.compile(r"^([+-]?\d+(?:\.(\d*))?)\s*%$")
 _SCIENTIFIC = re.compile(r"^[+-]?(\d+)(?:\.(\d*))?[eE]([+-]?\d+)$")  # 6.3379e-02 (PyTorch, NumPy)
@@ -63,7 +63,7 @@ class Claim:
     key: str
     target: Target
     rows: tuple[tuple[Given, ...], ...]
-    shape: tuple[int, int] | None = None  # for shape claims
+    shape: tuple[int, ...] | None = None  # for shape claims
     error: str | None = None  # the whole value is unreadable
 
 
@@ -106,15 +106,18 @@ def parse_claim(key: str, raw: Any, symbols: Mapping[str, sp.Symbol] | None = No
     return Claim(key, target, rows)
 
 
-def _shape(raw: Any) -> tuple[int, int]:
-    if isinstance(raw, (list, tuple)) and len(raw) == 2 and all(
+def _shape(raw: Any) -> tuple[int, ...]:
+    """A shape of 2 to 4 sizes: "4x3", "2x4x100", "(2, 4, 100)", torch.Size([2, 4]), [4, 3]."""
+    if isinstance(raw, (list, tuple)) and 2 <= len(raw) <= 4 and all(
             isinstance(x, int) and not isinstance(x, bool) for x in raw):
-        return (int(raw[0]), int(raw[1]))
+        return tuple(int(x) for x in raw)
     if isinstance(raw, str):
-        text = "".join(c for c, _ in fold(raw)).replace(" ", "")
-        if (match := _SHAPE_VALUE.match(text.lower().replace("×", "x"))):
-            return (int(match[1]), int(match[2]))
-    raise InputError(f"a shape is written like \"4x3\" or [4, 3], not {str(raw)[:40]!r}")
+        text = "".join(c for c, _ in fold(raw)).replace(" ", "").lower()
+        text = re.sub(r"^(torch\.size\(\[(.*)\]\)|\((.*)\)|\[(.*)\])$",
+                      lambda m: next(g for g in m.groups()[1:] if g is not None), text)
+        if _SHAPE_VALUE.match(text):
+            return tuple(int(x) for x in re.split(r"[x*,]", text))
+    raise InputError(f"a shape is written like \"4x3\", \"2x4x100\" or [4, 3], not {str(raw)[:40]!r}")
 
 
 def _rows(raw: Any, symbols: Mapping[str, sp.Symbol], minus_infinity: bool) -> tuple[tuple[Given, ...], ...]:

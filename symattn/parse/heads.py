@@ -40,11 +40,18 @@ def project(projections: Projections, source: str, where: str = "input"
 
 def read_projections(reader: Any, inputs: Mapping[str, Any], symbols: Mapping[str, sp.Symbol],
                      where: str = "input") -> Projections:
-    """X (and Y) from [input], W_Q, W_K, W_V from `inputs` (the [input] table or a head)."""
+    """X (and Y) from [input], W_Q, W_K, W_V from `inputs` (the [input] table or a head); each
+    error names the key as the file has it (input.X, heads[2].W_Q)."""
+    def key(name: str) -> str:
+        return f"input.{name}" if name in ("X", "Y") else f"{where}.{name}"
+
     for name in ("X", "W_Q", "W_K", "W_V"):
         if name not in inputs:
-            raise reader.fail(f"{where}.{name}", "missing (X with W_Q, W_K and W_V, or Q, K and V)")
-    read = {name: reader.matrix(inputs[name], f"{where}.{name}", symbols)
+            raise reader.fail(key(name), "missing (X with W_Q, W_K and W_V, or Q, K and V)")
+        if isinstance(inputs[name], dict):
+            raise reader.fail(key(name), "a problem given as shapes writes Q, K and V as "
+                              "{shape = [rows, columns]} in [input], with heads = h for heads")
+    read = {name: reader.matrix(inputs[name], key(name), symbols)
             for name in PROJECTION_KEYS if name in inputs}
     return Projections(**read)
 

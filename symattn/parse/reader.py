@@ -125,10 +125,11 @@ class Reader:
             raise self.fail(key, f"must be positive; got {number}")
         return number
 
-    def choice(self, table: Mapping[str, Any], key: str, allowed: Sequence[str], default: str) -> str:
+    def choice(self, table: Mapping[str, Any], key: str, allowed: Sequence[str], default: str,
+               where: str = "attention") -> str:
         value = table.get(key, default)
         if value not in allowed:
-            raise self.fail(f"attention.{key}", f"must be one of {', '.join(map(repr, allowed))}")
+            raise self.fail(f"{where}.{key}", f"must be one of {', '.join(map(repr, allowed))}")
         return value
 
     def label(self, value: Any, key: str) -> str:

@@ -15,6 +15,7 @@ from .files import decode_toml, read_text
 from .heads import project, read_multi_head, read_projections
 from .options import read_gradient, read_sweep
 from .reader import Reader
+from .scores import given_scores
 from .shapes import check_shapes, shape_problem
 
 OPTION_TABLES = ("sweep", "gradient")  # single-head analyses, read here with the problem
@@ -22,10 +23,13 @@ TOP_KEYS = frozenset({"heads", "title", "tokens", "key_tokens", "symbols", "inpu
                       "answers", "grading", "derivation", *OPTION_TABLES})
 DERIVATION_KEYS = {"lang": ("en", "zh"), "detail": ("summary", "standard", "full"),
                    "row": None, "places": None, "figure": None}
-INPUT_KEYS = frozenset({"Q", "K", "V", "X", "Y", "W_Q", "W_K", "W_V", "W_O"})
-ATTENTION_KEYS = frozenset({"mask", "keep", "key_lengths", "bias", "temperature", "scale",
+INPUT_KEYS = frozenset({"Q", "K", "V", "X", "Y", "W_Q", "W_K", "W_V", "W_O", "R", "S", "L", "d_k",
+                        "layout", "batch", "heads"})
+LAYOUTS = ("rows", "columns")  # columns: Q, K, V (X, Y) written one column per token
+ATTENTION_KEYS = frozenset({"mask", "keep", "masked", "key_lengths", "bias", "temperature", "scale",
                             "fully_masked"})
 AnyProblem = Problem | ShapeProblem | MultiHeadProblem
+Keep = tuple[tuple[bool, ...], ...]
 
 
 def load_problem(path: str | Path, *, source: str | None = None) -> AnyProblem:
@@ -58,37 +62,51 @@ class ProblemReader(Reader):
         self.only(inputs, INPUT_KEYS, "input")
         if "heads" in data:
             return read_multi_head(self, data, inputs, symbols)
-        if "W_O" in inputs:
-            raise self.fail("input.W_O", "W_O goes with [[heads]] (multi-head attention)")
+        if any(isinstance(inputs.get(n), dict) for n in ("Q", "K", "V")):
+            return shape_problem(self, data, inputs, read_answers(data, symbols, self.source),
+                                 read_grading(data, self.source))
+        for name in ("W_O", "batch", "heads"):
+            if name in inputs:
+                raise self.fail(f"input.{name}", "W_O goes with [[heads]] (multi-head attention)"
+                                if name == "W_O" else f"{name} goes with a problem given as shapes")
+        options = self.table(data, "attention", required=False)
+        self.only(options, ATTENTION_KEYS, "attention")
+        scores = given_scores(self, inputs, options, symbols) or {}
         projections = None
-        if "X" in inputs:
+        if "X" in inputs and not scores:
             if any(n in inputs for n in ("Q", "K", "V")):
                 raise self.fail("input", "give either Q, K and V or X with W_Q, W_K and W_V, not both")
             projections = read_projections(self, inputs, symbols, where)
-        else:
+        elif not scores:
             for name in ("Q", "K", "V"):
                 if name not in inputs:
-                    raise self.fail(f"input.{name}", "missing (Q, K and V, or X with W_Q, W_K, W_V)")
+                    raise self.fail(f"input.{name}", "missing (Q, K and V, X with W_Q, W_K and "
+                                    "W_V, or scores R, S or L with V)")
         answers = read_answers(data, symbols, self.source)
         grading = read_grading(data, self.source)
-        if projections is None and any(isinstance(inputs[n], dict) for n in ("Q", "K", "V")):
-            return shape_problem(self, data, inputs, answers, grading)
-        if projections is None:
+        columns = self.choice(inputs, "layout", LAYOUTS, "rows", "input") == "columns"
+        if columns and (scores or projections is not None):
+            raise self.fail("input.layout", 'layout = "columns" applies to Q, K and V written '
+                            "one column per token")
+        if scores:
+            Q, K, V = scores.pop("Q"), scores.pop("K"), scores.pop("V")
+        elif projections is None:
             Q, K, V = (self.matrix(inputs[n], f"input.{n}", symbols) for n in ("Q", "K", "V"))
+            Q, K, V = (m.T for m in (Q, K, V)) if columns else (Q, K, V)
         else:
             Q, K, V = project(projections, self.source, where)
         check_shapes(Q, K, V, self.source)
-        options = self.table(data, "attention", required=False)
-        self.only(options, ATTENTION_KEYS, "attention")
         n_q, n_k = Q.rows, K.rows
+        keep = both(both(self.keep(options.get("keep"), n_q, n_k), scores.pop("masked", None)),
+                    self.keep(options.get("masked"), n_q, n_k, "attention.masked"))
         return Problem(
             Q=Q, K=K, V=V,
             mask=self.choice(options, "mask", MASK_KINDS, "none"),
-            keep=self.keep(options.get("keep"), n_q, n_k),
+            keep=keep,
             key_lengths=self.key_lengths(options.get("key_lengths"), n_q, n_k),
             bias=self.bias(options.get("bias"), n_q, n_k, symbols),
             temperature=self.temperature(options.get("temperature", 1), symbols),
-            scale=self.scale(options.get("scale", "auto"), symbols),
+            scale=scores.pop("scale", None) or self.scale(options.get("scale", "auto"), symbols),
             fully_masked=self.choice(options, "fully_masked", FULLY_MASKED_POLICIES, "error"),
             title=self.label(data["title"], "title") if "title" in data else None,
             tokens=self.labels(data.get("tokens"), "tokens", n_q),
@@ -103,6 +121,7 @@ class ProblemReader(Reader):
             if "gradient" in data else None,
             projections=projections,
             decimals=any(not key.startswith(OPTION_TABLES) for key in self.decimal_keys[first:]),
+            **scores,
         )
 
     def presentation(self, data: Mapping[str, Any], n_q: int) -> tuple[tuple[str, object], ...]:
@@ -121,16 +140,20 @@ class ProblemReader(Reader):
                 raise self.fail(where, f"must be an integer from {limits[0]} to {limits[1]}")
         return tuple(sorted(table.items()))
 
-    def keep(self, value: Any, n_q: int, n_k: int) -> tuple[tuple[bool, ...], ...] | None:
+    def keep(self, value: Any, n_q: int, n_k: int, key: str = "attention.keep"
+             ) -> tuple[tuple[bool, ...], ...] | None:
+        """A boolean matrix: keep (true = may read) or, for key attention.masked, its opposite
+        (true = hidden, as PyTorch's masked_fill and nn.MultiheadAttention write it)."""
         if value is None:
             return None
-        rows = self.rows(value, "attention.keep")
+        rows = self.rows(value, key)
         for i, row in enumerate(rows, start=1):
             for j, x in enumerate(row, start=1):
                 if not isinstance(x, bool):
-                    raise self.fail(f"attention.keep[{i}][{j}]", "must be true or false")
-        self.expect_shape("attention.keep", (len(rows), len(rows[0])), n_q, n_k)
-        return tuple(tuple(row) for row in rows)
+                    raise self.fail(f"{key}[{i}][{j}]", "must be true or false")
+        self.expect_shape(key, (len(rows), len(rows[0])), n_q, n_k)
+        hidden = key.endswith("masked")
+        return tuple(tuple(x is not hidden for x in row) for row in rows)
 
     def key_lengths(self, value: Any, n_q: int, n_k: int) -> tuple[int, ...] | None:
         if value is None:
@@ -159,3 +182,10 @@ class ProblemReader(Reader):
         if value == "none":
             return sp.S.One
         return self.positive(value, "attention.scale", symbols)
+
+
+def both(keep: Keep | None, other: Keep | None) -> Keep | None:
+    """Two keep matrices combined by AND (None: no mask of that kind)."""
+    if keep is None or other is None:
+        return keep if other is None else other
+    return tuple(tuple(a and b for a, b in zip(r, s)) for r, s in zip(keep, other))

@@ -56,6 +56,10 @@ CHECK_PHRASES: dict[str, dict[str, str]] = {
     "heads_output": {"en": "output = Concat(heads) W_O: largest difference from mpmath {difference}",
                      "zh": "输出 = Concat(heads) W_O：与 mpmath 的最大差 {difference}"},
     "check_line": {"en": "[{mark}] {name}: {detail}", "zh": "[{mark}] {name}：{detail}"},
+    "shapes_check_d_k": {"en": "[ok] Q and K share d_k = {d_k}, so Q K^T is {n_q}x{n_k}",
+                         "zh": "[通过] Q 与 K 的 d_k 都是 {d_k}，所以 Q K^T 为 {n_q}x{n_k}"},
+    "shapes_check_n_k": {"en": "[ok] K and V share n_k = {n_k}, so O = A V is {n_q}x{d_v}",
+                         "zh": "[通过] K 与 V 的 n_k 都是 {n_k}，所以 O = A V 为 {n_q}x{d_v}"},
     "list_separator": {"en": ", ", "zh": "、"},
     "item_separator": {"en": "; ", "zh": "；"},
 }

@@ -96,8 +96,9 @@ def build(d: Derivation) -> list[Block]:
         blocks += [Heading(2, segments("names", lang)),
                    Display(tuple(f"{math(n.symbol)} &= {math(n.value)}" + _approx(n.decimal)
                                  for n in d.names))]
-    for stage in ("R", "S", "M", "L", "A", "O"):
-        blocks += stage_blocks(d, stage)
+    for stage in p.shown_stages:
+        if stage not in ("Q", "K", "V"):
+            blocks += stage_blocks(d, stage)
     for steps in d.rows:
         blocks += row_blocks(d, steps)
     if d.heat is not None:
@@ -113,6 +114,8 @@ def _approx(decimal: str | None) -> str:
 
 def inputs(d: Derivation) -> list[Block]:
     lang, p = d.options.lang, d.trace.problem
+    if p.start != "Q":
+        return given_blocks(d)
     out: list[Block] = [Heading(2, segments("inputs", lang)),
                         Paragraph(segments("inputs_text", lang, n_q=p.n_q, n_k=p.n_k, d_k=p.d_k,
                                            d_v=p.d_v))]
@@ -129,6 +132,29 @@ def inputs(d: Derivation) -> list[Block]:
         cells = [[math(x) for x in m.row(i)] for i in range(m.rows)]
         lines.append(f"{name} = " + labelled(cells, rows, tuple(str(c + 1) for c in range(m.cols))))
     out.append(Display((r",\qquad ".join(lines),)))
+    out.append(Paragraph(settings(d)))
+    return out
+
+
+def given_blocks(d: Derivation) -> list[Block]:
+    """The inputs of a problem that starts from given scores: those scores and V."""
+    lang, p = d.options.lang, d.trace.problem
+    key = "given_R_d_k" if p.given_d_k else f"given_{p.start}"
+    words = segments(key, lang, d_k=p.given_d_k)
+    out: list[Block] = [Heading(2, segments("inputs", lang)), Paragraph(words)]
+    lines = []
+    for name, rows, columns in ((p.start, p.row_labels, p.column_labels),
+                                ("V", p.column_labels, tuple(str(c + 1) for c in range(p.d_v)))):
+        m = d.display[name]
+        cells = [[math(x) for x in m.row(i)] for i in range(m.rows)]
+        lines.append(f"{name} = " + labelled(cells, rows, columns))
+    out += [Display((r",\qquad ".join(lines),)), Paragraph(settings(d))]
+    return out
+
+
+def settings(d: Derivation) -> tuple[Segment, ...]:
+    """Scale, temperature, masks and the fully-masked policy, in words."""
+    lang, p = d.options.lang, d.trace.problem
     scale = "scale_auto" if p.scale is None else "scale_none" if p.scale == 1 else "scale_given"
     words = segments(scale, lang, s=math(d.scalars["s"]))
     words += (("text", " "),) + segments("temperature", lang, tau=math(d.scalars["tau"]))
@@ -143,8 +169,7 @@ def inputs(d: Derivation) -> list[Block]:
     if sum(given for _, given, _ in extra) + (p.mask != "none") > 1:
         words += (("text", " "),) + segments("masks_and", lang)
     words += (("text", " "),) + segments(f"policy_{p.fully_masked}", lang)
-    out.append(Paragraph(words))
-    return out
+    return words
 
 
 def projection_blocks(d: Derivation) -> list[Block]:
@@ -165,7 +190,9 @@ def stage_blocks(d: Derivation, stage: str) -> list[Block]:
     p, lang, shown = d.trace.problem, d.options.lang, d.display
     summary = d.options.detail == "summary"
     result = matrix_of(shown[stage])
-    if stage == "R":
+    if stage == p.start:
+        steps = [stage]
+    elif stage == "R":
         steps = [r"R = QK^{\mathsf T}", rf"{matrix_of(shown['Q'])}{matrix_of(shown['K'].T)}"]
     elif stage == "S":
         formula = {None: r"S = \frac{R}{\sqrt{d_k}}", 1: "S = R"}.get(p.scale, "S = sR")
@@ -190,6 +217,8 @@ def stage_blocks(d: Derivation, stage: str) -> list[Block]:
     if stage in d.decimals:
         equation += rf" \approx {matrix(d.decimals[stage])}"
     heading = segments(f"stage_{stage}", lang) + (("text", " "), ("math", stage))
+    if stage == p.start:
+        heading += (("text", " ("),) + segments("stage_given", lang) + (("text", ")"),)
     blocks: list[Block] = [Heading(2, heading), Display((equation,))]
     notes = {"M": "mask_explained", "A": "softmax_explained"}
     words = segments(notes[stage], lang) + (("text", " "),) if stage in notes and not summary else ()
@@ -215,13 +244,16 @@ def row_blocks(d: Derivation, steps: RowSteps) -> list[Block]:
     label = p.row_labels[i]
     title = segments("row_detail", lang, row=i + 1, label=Label(label)) \
         if label != str(i + 1) else segments("row_detail_plain", lang, row=i + 1)
-    out: list[Block] = [Heading(2, title), Paragraph(segments("dot_products", lang))]
-    out.append(Display(tuple(
-        rf"{_index('R', i, j)} &= q_{{{i + 1}}} \cdot k_{{{j + 1}}} = "
-        + " + ".join(_product(a, b) for a, b in pairs) + f" = {math(d.display['R'][i, j])}"
-        for j, pairs in enumerate(steps.dots))))
-    out.append(Paragraph(segments("logits_row", lang)))
-    out.append(Display(tuple(_logit_line(d, i, j) for j in range(p.n_k))))
+    out: list[Block] = [Heading(2, title)]
+    if p.start == "Q":
+        out.append(Paragraph(segments("dot_products", lang)))
+        out.append(Display(tuple(
+            rf"{_index('R', i, j)} &= q_{{{i + 1}}} \cdot k_{{{j + 1}}} = "
+            + " + ".join(_product(a, b) for a, b in pairs) + f" = {math(d.display['R'][i, j])}"
+            for j, pairs in enumerate(steps.dots))))
+    if p.start != "L":
+        out.append(Paragraph(segments("logits_row", lang)))
+        out.append(Display(tuple(_logit_line(d, i, j) for j in range(p.n_k))))
     if steps.total is None:
         how = phrase(f"how_{p.fully_masked}", lang)
         out.append(Paragraph(segments("fully_masked_row", lang, row=i + 1, how=how)))

@@ -51,6 +51,37 @@ PHRASES: dict[str, dict[str, str]] = {
                          "zh": "第 {row} 行没有可读取的 key；按策略，其权重取{how}。"},
     "how_zero": {"en": "0", "zh": " 0"},
     "how_uniform": {"en": "uniform", "zh": "均匀分布"},
+    "given_R": {"en": "The problem gives the raw scores $R = QK^{{\\mathsf T}}$ and the values $V$ "
+                      "(no $Q$ and $K$).",
+                "zh": "本题直接给出原始分数 $R = QK^{{\\mathsf T}}$ 与 value 矩阵 $V$（没有 $Q$ 和 $K$）。"},
+    "given_R_d_k": {"en": "The problem gives the raw scores $R = QK^{{\\mathsf T}}$ and the values "
+                          "$V$ (no $Q$ and $K$), with $d_k = {d_k}$ for the scale.",
+                    "zh": "本题直接给出原始分数 $R = QK^{{\\mathsf T}}$ 与 value 矩阵 $V$（没有 $Q$ 和 "
+                          "$K$），缩放所用的 $d_k = {d_k}$。"},
+    "given_S": {"en": "The problem gives the scaled scores $S$ and the values $V$ (no $Q$, $K$ "
+                      "or scale).",
+                "zh": "本题直接给出缩放分数 $S$ 与 value 矩阵 $V$（没有 $Q$、$K$ 和缩放）。"},
+    "given_L": {"en": "The problem gives the logits $L$ and the values $V$: the softmax starts "
+                      "there.",
+                "zh": "本题直接给出 logits $L$ 与 value 矩阵 $V$：从这里开始做 softmax。"},
+    "stage_given": {"en": "given", "zh": "给定"},
+    "shapes_title": {"en": "Shapes", "zh": "形状"},
+    "shapes_inputs": {"en": "Queries $Q$: ${q}$; keys $K$: ${k}$; values $V$: ${v}$.",
+                      "zh": "查询 $Q$：${q}$；键 $K$：${k}$；值 $V$：${v}$。"},
+    "shapes_batch": {"en": "A batch of ${b}$ problems: every stage has the batch axis in front.",
+                     "zh": "一批 ${b}$ 个样本：每个阶段的形状前面都多一个批次维。"},
+    "shapes_heads": {"en": "${h}$ heads: each works on $d_k / h = {dk}$ and $d_v / h = {dv}$ "
+                           "columns; their outputs are joined and multiplied by $W_O$.",
+                     "zh": "${h}$ 个头：每个头使用 $d_k / h = {dk}$ 与 $d_v / h = {dv}$ 列；各头的输出"
+                           "拼接后再乘以 $W_O$。"},
+    "shapes_stages": {"en": "The shape of each stage", "zh": "各阶段的形状"},
+    "shapes_share_d_k": {"en": "$Q$ and $K$ share $d_k = {d_k}$, so $QK^{{\\mathsf T}}$ is defined.",
+                         "zh": "$Q$ 与 $K$ 的列数同为 $d_k = {d_k}$，所以 $QK^{{\\mathsf T}}$ 有定义。"},
+    "shapes_keep": {"en": "Scaling, the mask, the temperature and the row-wise softmax act entry by "
+                          "entry or row by row: they keep the shape.",
+                    "zh": "缩放、掩码、温度与逐行 softmax 都按元素或按行进行，不改变形状。"},
+    "shapes_share_n_k": {"en": "$A$ and $V$ share $n_k = {n_k}$, so $AV$ is defined.",
+                         "zh": "$A$ 的列数与 $V$ 的行数同为 $n_k = {n_k}$，所以 $AV$ 有定义。"},
     "stage_R": {"en": "Raw scores", "zh": "原始分数"},
     "stage_S": {"en": "Scaled scores", "zh": "缩放分数"},
     "stage_M": {"en": "Mask", "zh": "掩码"},

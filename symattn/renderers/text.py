@@ -7,7 +7,8 @@ import unicodedata
 import sympy as sp
 from sympy.printing.str import StrPrinter
 
-from ..model import CheckResult, HeadsReport, Report, Trace
+from ..model import Trace
+from ..reports import CheckResult, HeadsReport, Report
 from .phrases import say
 from .printer import decimal_first
 
@@ -17,6 +18,7 @@ FORMULAS = {
     "M": "M (additive mask: 0 = may read, -oo = may not)", "L": "L = (S + M) / tau (logits)",
     "A": "A = softmax(L), row by row (weights)", "O": "O = A V (output)",
 }
+GIVEN = {"R": "raw scores", "S": "scaled scores", "L": "logits"}
 MASK_WORDS = {"none": "none", "causal": "causal (query i reads keys j <= i)",
               "causal-bottom-right": "causal, bottom-right aligned (j <= i + n_k - n_q)"}
 MARKS = {True: "ok", False: "failed", None: "undecided"}
@@ -55,16 +57,21 @@ def render_text(trace: Trace, decimals: dict[str, list[list[str]]],
     p = laid_out(trace).problem
     shown = shown or {}
     lines = [p.title] if p.title else []
-    lines.append(f"n_q = {p.n_q}, n_k = {p.n_k}, d_k = {p.d_k}, d_v = {p.d_v}; "
+    d_k = "" if p.key_dimension is None else f"d_k = {p.key_dimension}, "
+    lines.append(f"n_q = {p.n_q}, n_k = {p.n_k}, {d_k}d_v = {p.d_v}; "
                  f"scale s = {_PRINTER.doprint(shown.get('s', p.scale_factor))}; "
                  f"temperature tau = {_PRINTER.doprint(shown.get('tau', p.temperature))}")
     masks = [MASK_WORDS[p.mask]] + [word for word, given in (
         ("keep matrix", p.keep), ("key lengths", p.key_lengths), ("bias", p.bias)) if given]
     lines.append(f"mask: {' + '.join(masks)}; fully masked rows: {p.fully_masked}")
-    for name in ("Q", "K", "V", "R", "S", "M", "L", "A", "O"):
+    if p.start != "Q":
+        lines.append(f"the problem starts from the given {GIVEN[p.start]} {p.start}")
+    for name in p.shown_stages:
         matrix = shown.get(name, trace.stage(name))
         rows, columns = _labels(trace, name)
-        lines += ["", f"{FORMULAS[name]}   [{matrix.rows}x{matrix.cols}]"]
+        formula = f"{name} ({GIVEN[name]}, given)" if name in GIVEN and name == p.start \
+            else FORMULAS[name]
+        lines += ["", f"{formula}   [{matrix.rows}x{matrix.cols}]"]
         cells = [[_PRINTER.doprint(x) for x in matrix.row(i)] for i in range(matrix.rows)]
         table = grid(rows, columns, cells)
         if max(width(line) for line in table) <= MAX_GRID_WIDTH:

@@ -15,9 +15,9 @@ SEPARATOR = {"en": "; ", "zh": "；"}
 
 
 def value_text(value: object) -> str:
-    """An exact value (ln for log), a shape as RxC."""
+    """An exact value (ln for log), a shape as RxC (or BxRxC)."""
     if isinstance(value, tuple):
-        return f"{value[0]}x{value[1]}"
+        return "x".join(map(str, value))
     return _PRINTER.doprint(value) if isinstance(value, sp.Basic) else str(value)
 
 

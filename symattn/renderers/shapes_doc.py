@@ -1,0 +1,84 @@
+"""A problem that gives only shapes: the shape argument step by step, as text, JSON, or blocks for
+LaTeX and Markdown (English and Chinese); with a batch axis and heads when the problem has them."""
+
+from __future__ import annotations
+
+import json
+
+from ..model import ShapeProblem
+from . import latex, markdown
+from .document import Block, Display, Heading, Items, Paragraph, segments
+from .phrases import say
+from .printer import needs_cjk
+
+
+def _x(*sizes: int | None) -> str:
+    """4 \\times 6, with None (no batch) left out."""
+    return r" \times ".join(str(s) for s in sizes if s)
+
+
+def shape_blocks(p: ShapeProblem, lang: str) -> list[Block]:
+    """Title, the inputs, then every stage's shape with the reason it has it."""
+    title = (("label", p.title),) if p.title else segments("shapes_title", lang)
+    b, h = p.batch, p.heads
+    blocks: list[Block] = [Heading(1, title), Heading(2, segments("inputs", lang)),
+                           Paragraph(segments("shapes_inputs", lang, q=_x(b, p.n_q, p.d_k),
+                                              k=_x(b, p.n_k, p.d_k), v=_x(b, p.n_k, p.d_v)))]
+    if b:
+        blocks.append(Paragraph(segments("shapes_batch", lang, b=b)))
+    if h:
+        blocks.append(Paragraph(segments("shapes_heads", lang, h=h, dk=p.d_k // h, dv=p.d_v // h)))
+    scores = _x(b, h, p.n_q, p.n_k)
+    head_k, head_v = (p.d_k // h, p.d_v // h) if h else (p.d_k, p.d_v)
+    lines = [rf"R &= QK^{{\mathsf T}}:\ ({_x(p.n_q, head_k)})({_x(head_k, p.n_k)}) \to {scores}",
+             rf"S,\ M,\ L &: {scores}", rf"A &= \operatorname{{softmax}}(L): {scores}",
+             rf"AV &: ({_x(p.n_q, p.n_k)})({_x(p.n_k, head_v)}) \to {_x(b, h, p.n_q, head_v)}"]
+    if h:
+        d_out = p.d_out or p.d_v
+        lines += [rf"\operatorname{{Concat}} &: {_x(b, p.n_q, p.d_v)}",
+                  rf"O &= \operatorname{{Concat}}\,W_O:\ ({_x(p.n_q, p.d_v)})({_x(p.d_v, d_out)})"
+                  rf" \to {_x(b, p.n_q, d_out)}"]
+    blocks += [Heading(2, segments("shapes_stages", lang)), Display(tuple(lines)),
+               Items((segments("shapes_share_d_k", lang, d_k=p.d_k),
+                      segments("shapes_keep", lang),
+                      segments("shapes_share_n_k", lang, n_k=p.n_k)))]
+    return blocks
+
+
+def render_shapes(p: ShapeProblem, to: str, lang: str = "en", standalone: bool = False) -> str:
+    """The shape argument as "text", "json", "latex" (fragment or document) or "markdown"."""
+    if to == "json":
+        return json.dumps({"title": p.title, "shapes": {k: list(v) for k, v in p.shapes.items()}},
+                          ensure_ascii=False) + "\n"
+    if to == "text":
+        return shapes_text(p)
+    blocks = shape_blocks(p, lang)
+    if to == "markdown":
+        return markdown.document(blocks)
+    return latex.document(blocks, lang, needs_cjk(p.title or "")) if standalone \
+        else latex.fragment(blocks)
+
+
+def shapes_text(p: ShapeProblem) -> str:
+    """Every stage's shape and the two constraints, in plain text."""
+    lines = [p.title] if p.title else []
+    lines += [f"{name}: {'x'.join(map(str, shape))}" for name, shape in p.shapes.items()]
+    lines += [f"Q and K share d_k = {p.d_k} (Q K^T is defined); "
+              f"K and V share n_k = {p.n_k} (A V is defined)",
+              f"R, S, M, L, A are n_q x n_k = {p.n_q}x{p.n_k}; "
+              f"O = A V is n_q x d_v = {p.n_q}x{p.d_v}"]
+    if p.batch:
+        lines.append(f"batch: every stage has a leading axis of {p.batch}")
+    if p.heads:
+        lines.append(f"heads: {p.heads}, each with d_k = {p.d_k // p.heads} and d_v = "
+                     f"{p.d_v // p.heads}; their outputs are joined (concat) and multiplied by W_O")
+    return "\n".join(lines) + "\n"
+
+
+def shapes_check(p: ShapeProblem, lang: str = "en") -> str:
+    """The two constraints as passed checks."""
+    lines = [say("shapes_check_d_k", lang, d_k=p.d_k, n_q=p.n_q, n_k=p.n_k),
+             say("shapes_check_n_k", lang, n_k=p.n_k, n_q=p.n_q, d_v=p.d_v),
+             say("checks_passed", lang)]
+    return "\n".join(lines) + "\n"
+
