@@ -29,6 +29,7 @@ from .checks.invariants import check
 from .derivation import Options, derive, derive_heads
 from .exact.attention import attend
 from .exact.heads import attend_heads
+from .exact.shown import shown_stages
 from .model import MultiHeadTrace, Problem, Trace
 from .numeric import decimal_grid
 from .parse.options import read_gradient, read_sweep
@@ -41,7 +42,6 @@ from .renderers.nonunique_doc import render_nonunique
 from .renderers.phrases import LANGUAGES
 from .renderers.printer import needs_cjk
 from .renderers.sweep_doc import render_sweep
-from .shown import shown_stages
 
 
 def attention(Q: Any = None, K: Any = None, V: Any = None, *, X: Any = None, Y: Any = None,

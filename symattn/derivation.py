@@ -15,10 +15,10 @@ from math import gcd, lcm
 import mpmath
 import sympy as sp
 
+from .exact.shown import Form, decimal, shown_form
 from .model import STAGES, MultiHeadTrace, ShownDecimal, Trace
 from .numeric import decimal_grid, decimal_string, recompute
 from .reports import HeadsReport, Report
-from .shown import Form, decimal, shown_form
 
 DETAILS = ("summary", "standard", "full")
 WEIGHT_NAMES = ("p", "q", "r", "u", "v", "w")

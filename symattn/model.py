@@ -206,6 +206,7 @@ class Facts:
     scalars: dict[str, sp.Expr]
     matrices: dict[str, sp.ImmutableMatrix] | None = None
     symbols: tuple[sp.Symbol, ...] = ()
+    decimals: bool = False  # the problem is written in decimals: feedback shows values so
 
     def sample_points(self) -> list[dict[sp.Symbol, sp.Expr]]:
         """Points where expressions in the declared symbols are compared (all positive)."""
@@ -313,7 +314,7 @@ class Trace:
             scalars["d_k"] = sp.Integer(p.key_dimension)
         shapes = stage_shapes(p.n_q, p.n_k, p.d_k, p.d_v)
         return Facts({name: shapes[name] for name in p.shown_stages}, scalars,
-                     {name: self.stage(name) for name in p.shown_stages}, p.symbols)
+                     {name: self.stage(name) for name in p.shown_stages}, p.symbols, p.decimals)
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ LAYERS = (
     ("exact", ("exact", "exact.*")),
     ("checks, answers, analyses", ("checks", "checks.*", "answers", "answers.*", "analyses",
                                    "analyses.*")),
-    ("derivation", ("derivation", "shown")),
+    ("derivation", ("derivation",)),
     ("renderers, page, exercises", ("renderers", "renderers.*", "page", "page.*", "exercises",
                                     "exercises.*")),
     ("cli, api", ("", "__main__", "api", "cli", "cli.*", "notebook")),

@@ -14,6 +14,7 @@ import sympy as sp
 from ..model import Facts, Grading
 from ..numeric import context, decimal_string, to_mpf
 from ..parse.claims import Claim, Given
+from ..exact.shown import decimals_shown
 from ..limits import MAX_PROOF_TERMS
 from .impossible import impossible
 from .mistakes import MISTAKES, Mistakes
@@ -35,8 +36,8 @@ def diagnose(verdict: Verdict, claim: Claim, facts: Facts, grading: Grading,
              mistakes: Mistakes) -> Verdict:
     """A wrong verdict with the first classic mistake whose result the claim matches, if any.
 
-    Each mistake is computed when first needed, under its own CPU budget; one that runs out of
-    it leaves the verdict wrong with diagnosis "over_budget" (when no other mistake matched).
+    Each mistake is computed when first needed, under its own CPU budget. No match leaves the
+    verdict wrong with diagnosis "none", or "over_budget" when a mistake ran out of its budget.
     """
     if verdict.status != "wrong" or facts.matrices is None \
             or claim.target.kind in ("shape", "scalar") or claim.target.name not in ("A", "O"):
@@ -50,7 +51,7 @@ def diagnose(verdict: Verdict, claim: Claim, facts: Facts, grading: Grading,
         mistaken = replace(facts, matrices={**facts.matrices, **stages})
         if judge_claim(claim, mistaken, grading).status == "correct":
             return replace(verdict, diagnosis=name)
-    return replace(verdict, diagnosis="over_budget") if over_budget else verdict
+    return replace(verdict, diagnosis="over_budget" if over_budget else "none")
 
 
 def judge_claim(claim: Claim, facts: Facts, grading: Grading) -> Verdict:
@@ -119,7 +120,9 @@ def judge_entry(position, expected: sp.Expr, given: Given, grading: Grading,
         places = max(FEEDBACK_PLACES, rule[1] + 2 if rule[0] in ("places", "tie") else 0)
         decimal = None if expected.free_symbols or expected.is_Integer or status == "correct" \
             or expected is sp.S.NegativeInfinity else decimal_string(expected, places)
-        return EntryVerdict(position, status, rule, expected, given.text, note, decimal)
+        shown = decimals_shown(expected) if facts.decimals and isinstance(expected, sp.Basic) \
+            else expected
+        return EntryVerdict(position, status, rule, expected, given.text, note, decimal, shown)
 
     if given.value is None:
         return verdict("invalid", ("parse",), given.error or "")

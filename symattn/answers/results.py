@@ -28,6 +28,7 @@ class EntryVerdict:
     given: str
     note: str = ""
     expected_decimal: str | None = None  # the expected value to FEEDBACK_PLACES places
+    expected_shown: object = None  # the expected value as the problem's style shows it
 
 
 @dataclass(frozen=True)
@@ -39,7 +40,8 @@ class Verdict:
     entries: tuple[EntryVerdict, ...]
     note: str = ""
     note_values: tuple = ()
-    diagnosis: str | None = None  # a classic mistake the claim matches, or "over_budget"
+    diagnosis: str | None = None  # a classic mistake the claim matches; "none" (no mistake
+    # gives it) or "over_budget" (one ran out of its budget); None: not diagnosed
     remarks: tuple[tuple[str, tuple], ...] = ()  # why the claim cannot be right: (key, values)
 
 

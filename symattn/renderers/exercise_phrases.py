@@ -40,6 +40,8 @@ EXERCISE_PHRASES = {
     "mistake_same_result": {"en": "gives the correct result here", "zh": "在本题中结果与正确答案相同"},
     "mistake_over_budget": {"en": "took longer than its budget; not compared",
                             "zh": "超出计算预算，未作比较"},
+    "diagnosis_none": {"en": "no classic mistake gives this value",
+                       "zh": "没有哪种常见误区会得到这个值"},
     "diagnosis_over_budget": {"en": "no diagnosis: the classic mistakes took longer than their "
                                     "budget", "zh": "无诊断：常见误区的计算超出预算"},
     "remark_row_sum": {"en": "no weights can be right here: the weights given for row {0} sum "

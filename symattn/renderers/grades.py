@@ -14,7 +14,7 @@ def feedback(verdict: Verdict, lang: str) -> str:
     """One line: why a claim is not correct (empty when it is)."""
     if verdict.status == "correct":
         return ""
-    if verdict.diagnosis and verdict.diagnosis != "over_budget":
+    if verdict.diagnosis not in (None, "none", "over_budget"):
         return diagnosis_text(verdict, lang)
     if verdict.remarks:
         return remark_texts(verdict, lang)[0]

@@ -45,7 +45,7 @@ def _position(verdict: Verdict, entry: EntryVerdict) -> str:
 def _entry_line(verdict: Verdict, entry: EntryVerdict, lang: str) -> str:
     if entry.rule == ("parse",):
         return f"{entry.given}: {rule_text(entry.rule, lang, entry.note)}"
-    expected = value_text(entry.expected)
+    expected = value_text(entry.expected if entry.expected_shown is None else entry.expected_shown)
     if entry.expected_decimal:
         expected += f" (≈ {entry.expected_decimal})"
     words = say("expected_given", lang, expected=expected, given=entry.given or "—")
@@ -54,8 +54,8 @@ def _entry_line(verdict: Verdict, entry: EntryVerdict, lang: str) -> str:
 
 def diagnosis_text(verdict: Verdict, lang: str) -> str:
     """"matches softmax over columns" for a wrong claim that fits a known mistake."""
-    if verdict.diagnosis == "over_budget":
-        return say("diagnosis_over_budget", lang)
+    if verdict.diagnosis in ("none", "over_budget"):
+        return say(f"diagnosis_{verdict.diagnosis}", lang)
     return say("diagnosis", lang, mistake=say(f"mistake_{verdict.diagnosis}", lang))
 
 

@@ -13,7 +13,7 @@ from typing import Callable
 
 import sympy as sp
 
-from .model import STAGES, Problem, ShownDecimal, Trace
+from ..model import STAGES, Problem, ShownDecimal, Trace
 
 MAX_SHOWN_DIGITS = 15
 Form = Callable[[sp.Basic], sp.Basic]
