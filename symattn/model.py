@@ -19,7 +19,7 @@ class ShownDecimal(sp.Symbol):
     with it. It prints as its digits in every printer, being a symbol named by them.
     """
 
-    def __new__(cls, digits: str) -> ShownDecimal:
+    def __new__(cls, digits: str, **assumptions: bool) -> ShownDecimal:  # pickle passes them
         return super().__new__(cls, digits, positive=True)
 
 
