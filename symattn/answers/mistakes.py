@@ -11,7 +11,7 @@ from ..errors import SymattnError
 from ..exact.attention import attend
 from ..limits import MAX_MISTAKE_ENTRIES
 from ..model import Problem, Trace
-from ..numeric import context, to_mpf
+from ..numeric import context, has_huge_exp, to_mpf
 from .results import Mistake
 
 MISTAKES = ("columns", "no_scale", "mask_after_softmax", "no_causal_mask", "mask_after_tau",
@@ -47,8 +47,10 @@ def _mask_after_softmax(problem: Problem, trace: Trace) -> tuple[sp.ImmutableMat
 
 
 def _tidy(value: sp.Expr, matrix: sp.ImmutableMatrix) -> sp.Expr:
-    """Simplified for display when the matrix is small (a large one stays as computed)."""
-    return sp.simplify(value) if len(matrix) <= SIMPLIFY_UP_TO else value
+    """Simplified for display when the matrix is small (a large one, or exp of a huge logit,
+    stays as computed)."""
+    return sp.simplify(value) if len(matrix) <= SIMPLIFY_UP_TO and not has_huge_exp(value) \
+        else value
 
 
 def _no_causal_mask(problem: Problem, trace: Trace) -> tuple[sp.ImmutableMatrix, ...] | None:
