@@ -60,7 +60,7 @@ def _grade(problem: Problem | ShapeProblem, args: argparse.Namespace) -> int:
     if bar:
         bar.close()
     if args.output:
-        write(render_grades_csv(submissions.keys, graded, args.lang), args.output)
+        write(render_grades_csv(submissions.keys, graded, args.lang), args)
     sys.stdout.write(render_grade_summary(submissions.keys, graded, args.lang))
     return EXIT_OK
 

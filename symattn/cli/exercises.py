@@ -51,7 +51,7 @@ def _problemset(args: argparse.Namespace) -> int:
     parts = exercises(files, args.lang, args.jobs, bar.update if bar else None)
     if bar:
         bar.close()
-    write(render_problemset(parts, args.lang, to), args.output)
+    write(render_problemset(parts, args.lang, to), args)
     return EXIT_OK
 
 
@@ -63,5 +63,5 @@ def _mistakes(args: argparse.Namespace) -> int:
     found = mistakes(problem)
     text = mistakes_json(found, args.lang) if args.format == "json" else \
         mistakes_text(found, args.lang, problem.title)
-    write(text, None)
+    write(text, args)
     return EXIT_OK

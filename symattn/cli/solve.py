@@ -41,7 +41,7 @@ def _solve(trace, args: argparse.Namespace) -> int:
     text = render(trace, args.format, lang=args.lang, detail=args.detail, row=args.row,
                   places=args.places, figure=args.figure, standalone=args.standalone,
                   digits=args.digits)
-    write(text, args.output)
+    write(text, args)
     return EXIT_OK
 
 
@@ -68,7 +68,7 @@ def _heads(problem: MultiHeadProblem, args: argparse.Namespace) -> int:
         return EXIT_OK if report.passed else EXIT_FAILED
     text = render(trace, args.format, lang=args.lang, detail=args.detail, places=args.places,
                   standalone=args.standalone, digits=args.digits)
-    write(text, args.output)
+    write(text, args)
     return EXIT_OK
 
 
@@ -93,5 +93,5 @@ def _shapes(problem: ShapeProblem, args: argparse.Namespace) -> int:
                   f"R, S, M, L, A are n_q x n_k = {problem.n_q}x{problem.n_k}; "
                   f"O = A V is n_q x d_v = {problem.n_q}x{problem.d_v}"]
         text = "\n".join(lines) + "\n"
-    write(text, getattr(args, "output", None))
+    write(text, args)
     return EXIT_OK
