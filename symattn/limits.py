@@ -50,6 +50,7 @@ plus logits of 10^1000 fit); past it a numeric check at symbols' sample values i
 # Answers and grading
 MAX_CLAIM_LENGTH = 20_000  # one claimed answer as text
 MAX_SUBMISSIONS_BYTES = 50_000_000
+MAX_CSV_CELL = 131_072  # characters of one submissions cell; past it that answer is invalid
 WORKER_MEMORY_BYTES = 4 * 2**30  # address space of a grading worker
 MAX_MISTAKE_ENTRIES = 4096  # n_q x n_k past which the classic mistakes are not diagnosed
 
