@@ -198,6 +198,19 @@ def test_max_label():
         check_label("a" * (MAX_LABEL + 1))
 
 
+@pytest.mark.parametrize("key, labels, index", [
+    ("tokens", '["", "tok2"]', 1), ("tokens", '["a", " \\u3000 "]', 2), ("key_tokens", '["k", ""]', 2),
+], ids=["empty", "blank", "key-token"])
+def test_an_empty_token_label_is_refused(tmp_path, capsys, key, labels, index):
+    from symattn import cli
+    path = tmp_path / "p.toml"
+    path.write_text(f"{key} = {labels}\n[input]\nQ = [[1], [2]]\nK = [[1], [0]]\nV = [[1], [2]]\n",
+                    encoding="utf-8")
+    assert cli.main(["solve", str(path), "--format", "markdown"]) == 2
+    assert capsys.readouterr().err == (f"error: {path}, {key}[{index}]: a token label must not "
+                                       "be empty or blank\n")
+
+
 BASE = "[input]\nQ = [[1]]\nK = [[1]]\nV = [[1]]\n"
 
 
