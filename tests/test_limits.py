@@ -403,17 +403,16 @@ def test_max_submissions_bytes(tmp_path):
 
 
 def test_max_csv_cell(tmp_path):
-    import csv
-
     from symattn.parse.submissions import read_submissions
-    limit = csv.field_size_limit()  # Python's default, 131072 characters
+    limit = limits.MAX_CSV_CELL
+    assert limit == 131_072
     path = tmp_path / "subs.csv"
-    path.write_text("id,A\nann," + "1" * limit + "\n", encoding="utf-8")
+    path.write_text("id,A\nann," + "1" * limit + "\nben,1\n", encoding="utf-8")
     assert len(read_submissions(path).students[0][1][0]) == limit
-    path.write_text("id,A\nann," + "1" * (limit + 1) + "\n", encoding="utf-8")
-    with pytest.raises(InputError, match=rf"^{path}: CSV: field larger than field limit "
-                                         rf"\({limit}\)$"):
-        read_submissions(path)
+    path.write_text("id,A\nann," + "1" * (limit + 1) + "\nben,1\n", encoding="utf-8")
+    submissions = read_submissions(path)  # that row is refused, the next one read
+    assert submissions.students == (("ann", ("",)), ("ben", ("1",)))
+    assert submissions.refused == ((0, f"line 2: CSV: field larger than field limit ({limit})"),)
 
 
 def test_max_symbol_name():
@@ -583,8 +582,7 @@ def test_large_logits_give_a_page(tmp_path, name):
          "KaTeX is not installed (npm ci --prefix tools/katex)")
     from symattn import cli
     out = tmp_path / "page.html"
-    assert _outcome(lambda: cli.main(["page", str(_big_problem(tmp_path, name)), "-o",
-                                      str(out)])) is None
+    assert cli.main(["page", str(_big_problem(tmp_path, name)), "-o", str(out)]) == 0
     assert out.stat().st_size > 10_000
 
 
@@ -671,3 +669,30 @@ def test_decimal_answers_about_huge_values_are_judged_quickly(tmp_path, capsys):
     assert rounded(sp.exp(sp.Integer(10) ** 8), 2) is None
     assert rounded(sp.exp(-sp.Integer(10) ** 8), 4) == 0
     assert rounded(sp.sqrt(2) * 10 ** 150, -148) == 14100 * sp.Integer(10) ** 146
+
+
+
+# --- --subs meets the same gates as the file ---------------------------------------------
+
+SUBSTITUTED = [("exp(theta)", "20000"), ("exp(theta)", "1e20"), ("2^theta", "1e100"),
+               ("sin(theta)", "1e20"), ("theta^32", "1e100"), ("1/theta", "0"),
+               ("exp(exp(exp(theta)))", "10"), ("1/(theta - 1)", "1"), ("tan(theta)", "pi/2")]
+
+
+@pytest.mark.parametrize("entry, value", SUBSTITUTED, ids=[f"{e}@{v}" for e, v in SUBSTITUTED])
+def test_subs_values_meet_the_gates_of_file_values(tmp_path, capsys, entry, value):
+    """The same value written in the file and given with --subs is refused for the same
+    reason, at once, by solve, check and limits (never a hang or an internal error)."""
+    from symattn import cli
+    written, symbolic = tmp_path / "written.toml", tmp_path / "symbolic.toml"
+    body = '[input]\nQ = [["{q}"]]\nK = [[1], [0]]\nV = [[1], [2]]\n'
+    written.write_text(body.format(q=entry.replace("theta", f"({value})")), encoding="utf-8")
+    symbolic.write_text('[symbols]\ntheta = "real"\n' + body.format(q=entry), encoding="utf-8")
+    assert cli.main(["solve", str(written)]) == 2
+    reason = capsys.readouterr().err.split(": ", 2)[2]
+    for command in ("solve", "check", "limits"):
+        assert _outcome(lambda: cli.main([command, str(symbolic), "--subs",
+                                          f"theta={value}"])) is None
+        err = capsys.readouterr().err
+        assert err.startswith(f"error: {symbolic}, input.Q[1][1]: at theta = "), err
+        assert err.endswith(f": {reason}"), (err, reason)
