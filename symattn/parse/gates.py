@@ -320,8 +320,9 @@ def regated(expr: sp.Expr, values: Mapping[sp.Symbol, Value]) -> Value:
         return Value(expr, APPROX.mpf(int(expr.p)) / int(expr.q))
     if expr is sp.pi or expr is sp.E:
         return Value(expr, APPROX.pi if expr is sp.pi else APPROX.e)
-    if expr.is_Symbol or not expr.free_symbols & set(values):
-        return Value(expr, None if expr.free_symbols else APPROX.mpf(expr.evalf(APPROX.dps)))
+    if expr.is_Symbol or not expr.free_symbols & set(values):  # gated when it was parsed
+        approx = None if expr.free_symbols else APPROX.mpf(expr.evalf(APPROX.dps))
+        return Value(expr, approx, _exp_depth(expr))
     if isinstance(expr, (sp.Add, sp.Mul)) or expr.is_Pow and expr.exp.is_Rational and expr.exp < 0:
         return _regated_operation(expr, values)
     if isinstance(expr, sp.Pow):
@@ -345,6 +346,12 @@ def _regated_operation(expr: sp.Expr, values: Mapping[sp.Symbol, Value]) -> Valu
     if below:
         value = combine(Token("op", "/", 0), value, _fold(times, [regated(f, values) for f in below]))
     return value
+
+
+def _exp_depth(expr: sp.Expr) -> int:
+    """How deep exp nests in a value (the parser's MAX_EXP_NESTING counts the same)."""
+    inner = max((_exp_depth(a) for a in expr.args), default=0)
+    return inner + 1 if isinstance(expr, sp.exp) else inner
 
 
 def _fold(op: Token, parts: list[Value]) -> Value:
