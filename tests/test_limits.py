@@ -696,3 +696,16 @@ def test_subs_values_meet_the_gates_of_file_values(tmp_path, capsys, entry, valu
         err = capsys.readouterr().err
         assert err.startswith(f"error: {symbolic}, input.Q[1][1]: at theta = "), err
         assert err.endswith(f": {reason}"), (err, reason)
+
+
+@pytest.mark.parametrize("command", [["nonunique"], ["mistakes"], ["limits"]])
+def test_the_analyses_answer_on_huge_logits(tmp_path, capsys, command):
+    """Logits of 8.1e299: the analyses answer (their rational guesses and simplify no longer
+    turn exp of such a logit into an integer of its size)."""
+    from symattn import cli
+    path = tmp_path / "p.toml"
+    path.write_text('[input]\nQ = [["9e99"], ["-9e99"], [1]]\nK = [["9e99"], [0], ["1e-100"]]\n'
+                    'V = [[1], [2], [3]]\n[attention]\ntemperature = "1e-100"\n', encoding="utf-8")
+    assert _outcome(lambda: cli.main(command + [str(path)])) is None
+    out, err = capsys.readouterr()
+    assert out and not err, err
