@@ -676,7 +676,8 @@ def test_decimal_answers_about_huge_values_are_judged_quickly(tmp_path, capsys):
 
 SUBSTITUTED = [("exp(theta)", "20000"), ("exp(theta)", "1e20"), ("2^theta", "1e100"),
                ("sin(theta)", "1e20"), ("theta^32", "1e100"), ("1/theta", "0"),
-               ("exp(exp(exp(theta)))", "10"), ("1/(theta - 1)", "1"), ("tan(theta)", "pi/2")]
+               ("exp(exp(exp(theta)))", "10"), ("1/(theta - 1)", "1"), ("tan(theta)", "pi/2"),
+               ("exp(exp(theta))", "exp(exp(-10))")]
 
 
 @pytest.mark.parametrize("entry, value", SUBSTITUTED, ids=[f"{e}@{v}" for e, v in SUBSTITUTED])
