@@ -17,7 +17,7 @@ import sympy as sp
 
 from .exact.shown import Form, decimal, shown_form
 from .model import STAGES, MultiHeadTrace, ShownDecimal, Trace
-from .numeric import decimal_grid, decimal_string, recompute
+from .numeric import decimal_grid, decimal_of, decimal_string, recompute
 from .reports import HeadsReport, Report
 
 DETAILS = ("summary", "standard", "full")
@@ -128,12 +128,8 @@ def _decimals(matrix: sp.ImmutableMatrix, values, places: int) -> list[list[str]
     out = []
     for i in range(matrix.rows):
         out.append([decimal_string(matrix[i, j], places) if matrix[i, j].is_Rational
-                    else _round(values[i][j], places) for j in range(matrix.cols)])
+                    else decimal_of(values[i][j], places) for j in range(matrix.cols)])
     return out
-
-
-def _round(value, places: int) -> str:
-    return decimal_string(sp.Rational(str(value)), places)
 
 
 def _heat(weights) -> tuple[tuple[int, ...], ...]:

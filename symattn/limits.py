@@ -40,11 +40,18 @@ MAX_SWEEP_MAGNITUDE = 1000
 
 # The exact pipeline
 MAX_EXACT_FACTOR_BITS = 8192  # an exact factor of exp(logit); past it thousands of digits
+MAX_LOGIT_DIGITS = 1000
+"""A logit (S + M)/τ without symbols is refused from 10^1000 in size on: exp of it is known to
+d digits only from its own first d + 1000 digits (the decimals, the cross-check)."""
+MAX_WORKING_DIGITS = 2500
+"""Numerics raise their precision with the size of exp arguments up to here (--digits 1000
+plus logits of 10^1000 fit); past it a numeric check at symbols' sample values is not decided."""
 
 # Answers and grading
 MAX_CLAIM_LENGTH = 20_000  # one claimed answer as text
 MAX_CLAIM_EXPONENT = 400  # a claimed decimal may be written as float64 prints it: 1.38e-142
 MAX_SUBMISSIONS_BYTES = 50_000_000
+MAX_CSV_CELL = 131_072  # characters of one submissions cell; past it that answer is invalid
 WORKER_MEMORY_BYTES = 4 * 2**30  # address space of a grading worker
 MAX_MISTAKE_ENTRIES = 4096  # n_q x n_k past which the classic mistakes are not diagnosed
 MISTAKE_CPU_SECONDS = 10.0  # CPU time one classic mistake may take; past it: no diagnosis

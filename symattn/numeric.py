@@ -8,16 +8,41 @@ distinct subexpression (a row's shared denominator, every exp atom) is evaluated
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Callable, Mapping
 
 import mpmath
 import sympy as sp
-from mpmath.libmp import to_str
+from mpmath.libmp import to_digits_exp, to_str
 
+from .limits import MAX_EXP_ARGUMENT, MAX_WORKING_DIGITS
 from .model import Problem
 
 Grid = list[list[mpmath.mpf]]
 GUARD_DIGITS = 10
+LOG10_2 = 0.30103
+REFINE_BITS = 16
+"""An exp argument (a logit) beyond 2^16 is evaluated again with as many more digits as it
+has before the binary point: exp turns its absolute error into relative error. Below it the
+guard digits absorb the loss, and results are the same as without refining."""
+SCIENTIFIC_FROM = 15  # values of at least 10^15 are written 8.1000e+199
+
+
+class PrecisionError(ArithmeticError):
+    """A value that cannot be known to the digits asked within MAX_WORKING_DIGITS digits."""
+
+    def __init__(self, needed: int) -> None:
+        self.needed = needed
+        super().__init__(f"needs about {needed} working digits (limit {MAX_WORKING_DIGITS})")
+
+
+def working_digits(digits: int, bits: int) -> int:
+    """digits, plus enough for an exp argument of `bits` bits, in steps of 100 (so that nearby
+    magnitudes share one precision); PrecisionError past MAX_WORKING_DIGITS."""
+    needed = digits + -(-int(bits * LOG10_2 + GUARD_DIGITS) // 100) * 100
+    if needed > MAX_WORKING_DIGITS:
+        raise PrecisionError(needed)
+    return needed
 
 
 def context(digits: int) -> mpmath.MPContext:
@@ -72,15 +97,17 @@ class Evaluator:
 
     def __init__(self, digits: int = 50, values: Mapping[sp.Symbol, sp.Expr] | None = None
                  ) -> None:
+        self.digits = digits
         self.ctx = context(digits + EXTRA_DIGITS)
         self.values = dict(values or {})
         self.memo: dict[sp.Expr, mpmath.mpf] = {}
+        self._finer: dict[int, Evaluator] = {}
         c = self.ctx
         self._nodes: dict[type, Callable[[sp.Expr], mpmath.mpf]] = {
             sp.Add: self._sum,
             sp.Mul: lambda e: c.fprod(self(a) for a in e.args),
             sp.Pow: self._power,
-            sp.exp: lambda e: c.exp(self(e.args[0])),
+            sp.exp: self._exp,
             sp.log: lambda e: c.log(self(e.args[0])),
             sp.sin: lambda e: c.sin(self(e.args[0])),
             sp.cos: lambda e: c.cos(self(e.args[0])),
@@ -121,6 +148,18 @@ class Evaluator:
             if not total or c.mag(total) < largest - CANCELLED_BITS:
                 return evalf_mpf(c, expr, self.values)
         return total
+
+    def _exp(self, expr: sp.Expr) -> mpmath.mpf:
+        """exp, its argument evaluated again with more digits when it is large (REFINE_BITS)."""
+        argument = expr.args[0]
+        x = self(argument)
+        if hasattr(x, "_mpf_") and x and self.ctx.isfinite(x) and self.ctx.mag(x) > REFINE_BITS:
+            digits = working_digits(self.digits, self.ctx.mag(x))
+            finer = self._finer.get(digits)
+            if finer is None:
+                finer = self._finer[digits] = Evaluator(digits, self.values)
+            x = finer(argument)
+        return self.ctx.exp(x)
 
     def _power(self, expr: sp.Expr) -> mpmath.mpf:
         base, exponent = expr.args
@@ -188,7 +227,24 @@ def may_read(problem: Problem, i: int, j: int) -> bool:
 
 def recompute(problem: Problem, digits: int = 50,
               values: Mapping[sp.Symbol, sp.Expr] | None = None) -> dict[str, Grid]:
-    """Every stage R, S, M, L, A, O as mpmath numbers (masked entries of M and L are -inf)."""
+    """Every stage R, S, M, L, A, O as mpmath numbers (masked entries of M and L are -inf).
+
+    Logits beyond 2^REFINE_BITS are computed again with as many more digits as they have
+    before the point, so that the softmax's differences of logits keep `digits` digits.
+
+    Raises:
+        PrecisionError: the logits need more than MAX_WORKING_DIGITS digits.
+    """
+    stages = _recompute(problem, digits, values)
+    bits = max((mpmath.mag(x) for row in stages["L"] for x in row if x and mpmath.isfinite(x)),
+               default=0)
+    if bits > REFINE_BITS:
+        stages = _recompute(problem, working_digits(digits, bits), values)
+    return stages
+
+
+def _recompute(problem: Problem, digits: int,
+               values: Mapping[sp.Symbol, sp.Expr] | None) -> dict[str, Grid]:
     ctx = context(digits)
     values = values or {}
     Q, K, V = (_grid(ctx, m, values) for m in (problem.Q, problem.K, problem.V))
@@ -221,18 +277,90 @@ def stable_softmax(ctx: mpmath.MPContext, logits: list[mpmath.mpf], policy: str)
 
 def decimal_string(expr: sp.Expr, places: int, values: Mapping[sp.Symbol, sp.Expr] | None = None
                    ) -> str:
-    """The value correctly rounded to a fixed number of places (halves away from zero)."""
+    """The value correctly rounded to a fixed number of places (halves away from zero), or in
+    scientific form with as many places from 10^SCIENTIFIC_FROM on (8.1000e+199).
+
+    Rationals are rounded exactly; other values are evaluated to places + 20 significant digits
+    (the Evaluator refines large exp arguments), never through an integer of the value's size.
+    """
     if expr is sp.S.NegativeInfinity:
         return "-oo"
     if expr.is_Rational:
-        scaled = sp.Rational(expr) * 10 ** places
-        units = int(abs(scaled) + sp.Rational(1, 2)) * (1 if scaled >= 0 else -1)
-    else:
-        ctx = context(places + 20)
-        units = int(ctx.nint(to_mpf(ctx, expr, values or {}) * ctx.mpf(10) ** places))
+        return _rational_decimal(Fraction(int(expr.p), int(expr.q)), places)
+    return decimal_of(to_mpf(context(places + 20), expr, values or {}), places)
+
+
+def decimal_of(x: mpmath.mpf, places: int) -> str:
+    """A number known to at least places + 20 significant digits, as decimal_string writes it."""
+    if abs(x) >= 10 ** SCIENTIFIC_FROM:
+        return _scientific(*to_digits_exp(x._mpf_, places + 12), places)
+    ctx = context(places + SCIENTIFIC_FROM + 20)
+    return _fixed(int(ctx.nint(ctx.mpf(x) * ctx.mpf(10) ** places)), places)
+
+
+def _rational_decimal(value: Fraction, places: int) -> str:
+    """Exact rounding of a rational: fixed below 10^SCIENTIFIC_FROM, scientific from there on."""
+    size = abs(value)
+    if size < 10 ** SCIENTIFIC_FROM:
+        return _fixed(_half_away(value * 10 ** places), places)
+    exponent = _rational_magnitude(size)
+    units = _half_away(size / Fraction(10) ** (exponent - places))
+    sign = "-" if value < 0 else ""
+    if units == 10 ** (places + 1):  # 9.99995e20 rounds up to 1.0000e21
+        units, exponent = units // 10, exponent + 1
+    return _scientific(sign, str(units), exponent, places)
+
+
+def _half_away(value: Fraction) -> int:
+    units = int(abs(value) + Fraction(1, 2))
+    return units if value >= 0 else -units
+
+
+def _fixed(units: int, places: int) -> str:
     sign = "-" if units < 0 else ""
     whole, part = divmod(abs(units), 10 ** places)
     return f"{sign}{whole}.{part:0{places}d}" if places else f"{sign}{whole}"
+
+
+def _scientific(sign: str, digits: str, exponent: int, places: int) -> str:
+    """sign, at least places + 1 significant digits (the first of them nonzero; rounded here
+    when there are more) and the exponent of the first -> 8.1000e+199."""
+    if len(digits) > places + 1:
+        units = int(digits[:places + 1]) + (digits[places + 1] >= "5")
+        if units == 10 ** (places + 1):
+            units, exponent = units // 10, exponent + 1
+        digits = str(units)
+    mantissa = digits[0] + ("." + digits[1:places + 1] if places else "")
+    return f"{sign}{mantissa}e{exponent:+d}"
+
+
+def magnitude(expr: sp.Expr, values: Mapping[sp.Symbol, sp.Expr] | None = None) -> int | None:
+    """floor(log10 |value|) (None for zero): exact for rationals, else from 30 digits."""
+    if expr.is_zero:
+        return None
+    if expr.is_Rational:
+        return _rational_magnitude(abs(Fraction(int(expr.p), int(expr.q))))
+    value = to_mpf(context(30), expr, values or {})
+    if not value:
+        return None
+    _, digits, exponent = to_digits_exp(value._mpf_, 30)
+    return exponent + 1 if digits.startswith("9" * 25) else exponent  # 0.000999...9 is 1e-3
+
+
+def _rational_magnitude(size: Fraction) -> int:
+    """floor(log10 size) of a positive rational, from its bit lengths and a few exact steps."""
+    exponent = int((size.numerator.bit_length() - size.denominator.bit_length()) * LOG10_2) - 2
+    while size >= Fraction(10) ** (exponent + 1):
+        exponent += 1
+    return exponent
+
+
+def has_huge_exp(expr: sp.Expr) -> bool:
+    """Whether expr holds exp of a number beyond MAX_EXP_ARGUMENT (only logits are that
+    large): SymPy's simplify guesses such values numerically and overflows."""
+    ctx = context(5)
+    return any(a.args[0].is_number and abs(to_mpf(ctx, a.args[0], {})) > MAX_EXP_ARGUMENT
+               for a in expr.atoms(sp.exp))
 
 
 def decimal_grid(matrix: sp.ImmutableMatrix, places: int = 4,

@@ -50,20 +50,83 @@ def test_students_are_graded_claim_by_claim(tmp_path):
     ("id\n", "the first line must be a header"),
     ("id,X[1]\n", "line 1, column 2: unknown claim key 'X[1]'"),
     ("id,O[3,1]\n", "a key with a comma must be quoted"),
-    ('id,A\nann,1,2\n', "line 2: 3 cells but the header has 2"),
-    ('id,A\nann,"unclosed\n', "CSV: unexpected end of data"),
-    ("id,A\nann,\x00\n", "NUL character"),
-], ids=["empty", "no-claims", "bad-key", "unquoted-comma", "extra-cells", "bad-quote", "nul"])
-def test_bad_submission_files(tmp_path, text, message):
+    ('id,"A\n', "line 1: CSV: unexpected end of data"),
+    ("id,\x00A\n", "line 1: contains a NUL character"),
+], ids=["empty", "no-claims", "bad-key", "unquoted-comma", "header-quote", "header-nul"])
+def test_a_file_without_a_readable_header_is_refused(tmp_path, text, message):
     with pytest.raises(InputError, match=message.replace("[", r"\[").replace("]", r"\]")):
         read_submissions(write(tmp_path, text))
 
 
-def test_bad_utf8_is_refused(tmp_path):
-    path = tmp_path / "bad.csv"
-    path.write_bytes(b"id,A\nann,\xff\n")
-    with pytest.raises(InputError, match="not UTF-8"):
-        read_submissions(path)
+BROKEN_ROWS = (
+    'id,"A[3,1]","O[3,1]"\n'
+    "ann,1/6,7/3\n"
+    "ben,1/6,\x00\n"
+    "cid,\udcff,7/3\n"
+    f"dan,1/6,{'9' * 200_000}\n"
+    'eve,"1/6,7/3\n'
+    "fay,1/6,2.33\n"
+    "gus,1/6\n"
+    "hal,1/6,7/3,extra\n"
+    '"\u202eida\x1b[2J",1/6,7/3\n'
+)
+
+
+def test_one_bad_row_costs_only_its_own_answers(tmp_path, capsys):
+    """A NUL, a byte that is not UTF-8, an over-long cell, a stray quote, a missing and an
+    extra cell: each row (or cell) is invalid with its line; everybody else is graded."""
+    subs = tmp_path / "subs.csv"
+    subs.write_bytes(BROKEN_ROWS.encode("utf-8", "surrogateescape"))
+    report = tmp_path / "report.csv"
+    assert cli.main(["grade", str(CAUSAL), "--submissions", str(subs), "-o", str(report)]) == 0
+    rows = list(csv.reader(report.open(encoding="utf-8", newline="")))[1:]
+    assert [(r[0], r[3], r[5]) for r in rows] == [
+        ("ann", "correct", "correct"), ("ben", "invalid", "invalid"),
+        ("cid", "invalid", "invalid"), ("dan", "invalid", "invalid"),
+        ("eve", "invalid", "invalid"), ("fay", "correct", "correct"),
+        ("gus", "invalid", "invalid"), ("hal", "invalid", "invalid"),
+        ("\\u202eida\\x1b[2J", "correct", "correct")]
+    reasons = {r[0]: r[6] for r in rows}
+    assert reasons["ben"] == "could not be read: line 3: contains a NUL character"
+    assert reasons["cid"] == "could not be read: line 4: not UTF-8 text (the byte 0xFF)"
+    assert reasons["dan"] == ("could not be read: line 5: CSV: field larger than field limit "
+                              "(131072)")
+    assert reasons["eve"] == "could not be read: line 6: CSV: ',' expected after '\"'"
+    assert reasons["gus"] == "could not be read: line 8: 2 cells but the header has 3"
+    assert reasons["hal"] == "could not be read: line 9: 4 cells but the header has 3"
+    assert "\x1b" not in report.read_text(encoding="utf-8") + capsys.readouterr().out
+
+
+HOSTILE_IDS = ["=cmd|' /C calc'!A0", '=HYPERLINK("http://example.invalid/?x","x")', "+1+2",
+               "-0.5", "@SUM(A1)", "\tx", "\rx", "=1+1\x1b[31m"]
+
+
+def test_report_cells_are_inert_in_a_spreadsheet(tmp_path):
+    """Ids and feedback are written as text a spreadsheet does not run (OWASP: a leading
+    single quote), read back with Python's csv reader cell by cell."""
+    rows = io.StringIO()
+    writer = csv.writer(rows)
+    writer.writerow(["id", "A[3,1]", "O[3,1]"])
+    for k, student in enumerate(HOSTILE_IDS):
+        writer.writerow([student, "=1+1" if k % 2 else "-0.5", '=HYPERLINK("x")'])
+    subs = write(tmp_path, rows.getvalue())
+    report = tmp_path / "report.csv"
+    assert cli.main(["grade", str(CAUSAL), "--submissions", str(subs), "-o", str(report)]) == 0
+    table = list(csv.reader(report.open(encoding="utf-8", newline="")))
+    assert len(table) == 1 + len(HOSTILE_IDS)
+    for row in table:
+        for cell in row:
+            assert not cell.startswith(("=", "+", "-", "@", "\t", "\r")), cell
+    assert [row[0] for row in table[1:]] == [
+        "'=cmd|' /C calc'!A0", "'=HYPERLINK(\"http://example.invalid/?x\",\"x\")", "'+1+2",
+        "'-0.5", "'@SUM(A1)", "x", "x", "'=1+1\\x1b[31m"]  # an id is stripped of blanks
+
+
+def test_inert_cells():
+    from symattn.renderers.grades import inert
+    assert inert("-0.5") == "'-0.5"  # OWASP: a negative number is text in the report too
+    assert inert("0.5") == "0.5" and inert("A[3,1]: given =1+1") == "A[3,1]: given =1+1"
+    assert inert("\u202e=1") == "\\u202e=1" and inert("\t=1") == "\\t=1"  # escaped, inert
 
 
 def test_slow_stuck_and_crashing_answers_cost_their_limits(tmp_path, monkeypatch):
@@ -160,3 +223,15 @@ def test_grades_do_not_depend_on_load_or_worker_count(tmp_path, capsys):
     assert reports[0] == reports[1] == reports[2]
     statuses = [row["A[1,1]"] for row in csv.DictReader(io.StringIO(reports[0]))]
     assert statuses == ["correct", "correct", "wrong", "wrong", "correct", "invalid"] * 4
+
+
+def test_open_quotes_on_every_line_are_read_in_linear_time(tmp_path):
+    """Each line opens a quote that never closes: every row is refused with its line, and the
+    file is not read again from every line (hang guard: generous, not a performance goal)."""
+    subs = write(tmp_path, 'id,"A[3,1]"\n' + 'x,"1/6\n' * 20_000 + "ann,1/6\n")
+    started = time.monotonic()
+    submissions = read_submissions(subs)
+    assert time.monotonic() - started < 20
+    assert len(submissions.students) == 20_001 and len(submissions.refused) == 20_000
+    assert submissions.refused[-1] == (19_999, "line 20001: CSV: unexpected end of data")
+    assert submissions.students[-1] == ("ann", ("1/6",))

@@ -20,6 +20,7 @@ from clients import KATEX_DIR, compile_tex, katex_errors, math_blocks, need, pdf
 from conftest import ROOT
 
 import symattn
+from symattn import cli
 from symattn.renderers.markdown import escape_markdown
 from symattn.renderers.printer import escape_text
 
@@ -222,3 +223,76 @@ def test_derivation_names_never_reuse_a_declared_symbol():
                               symbols={"a": "real"})
     md = symattn.render(trace, "markdown", detail="full")
     assert not re.search(r"(?m)^a &= ", md), md
+
+
+# --- -o never destroys an input, and writes whole or not at all ----------------------------
+
+EXAMPLE = ROOT / "worked_examples" / "02_causal_three_positions" / "problem.toml"
+
+
+@pytest.fixture
+def folder(tmp_path):
+    """A problem, a symbolic link to it, a hard link to it and a class's submissions."""
+    problem = tmp_path / "problem.toml"
+    problem.write_bytes(EXAMPLE.read_bytes())
+    (tmp_path / "link.toml").symlink_to(problem)
+    (tmp_path / "hard.toml").hardlink_to(problem)
+    (tmp_path / "subs.csv").write_text('id,"A[3]"\nann,"(1/6, 1/2, 1/3)"\n', encoding="utf-8")
+    return tmp_path
+
+
+@pytest.mark.parametrize("argv, output, victim", [
+    (["solve", "{problem}", "--format", "latex"], "{problem}", "{problem}"),
+    (["solve", "{problem}"], "{link}", "{problem}"),
+    (["solve", "{link}", "--format", "markdown"], "{problem}", "{link}"),
+    (["solve", "{problem}"], "{hard}", "{problem}"),
+    (["page", "{problem}"], "{problem}", "{problem}"),
+    (["limits", "{problem}"], "{problem}", "{problem}"),
+    (["grade", "{problem}", "--submissions", "{subs}"], "{subs}", "{subs}"),
+    (["grade", "{problem}", "--submissions", "{subs}"], "{problem}", "{problem}"),
+    (["problemset", "{folder}"], "{problem}", "{hard}"),  # the set's first file, hard-linked
+], ids=["solve-itself", "through-a-symlink", "onto-a-symlinks-target", "hard-link", "page",
+        "limits", "grade-submissions", "grade-problem", "problemset-member"])
+def test_output_that_is_an_input_is_refused(folder, capsys, argv, output, victim):
+    names = {"problem": folder / "problem.toml", "link": folder / "link.toml",
+             "hard": folder / "hard.toml", "subs": folder / "subs.csv", "folder": folder}
+    before = {p: p.read_bytes() for p in folder.iterdir()}
+    fill = {k: str(v) for k, v in names.items()}
+    code = cli.main([a.format(**fill) for a in argv] + ["-o", output.format(**fill)])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err == (f"error: {output.format(**fill)}: -o would overwrite the input "
+                   f"{victim.format(**fill)}; write the output elsewhere\n")
+    assert {p: p.read_bytes() for p in folder.iterdir()} == before
+    assert (folder / "link.toml").is_symlink()
+
+
+def test_output_is_written_whole_or_not_at_all(folder, monkeypatch, capsys):
+    from symattn.cli import output
+    target = folder / "out.tex"
+    target.write_text("the previous derivation\n", encoding="utf-8")
+    target.chmod(0o640)
+
+    def full_disk(*_):
+        raise OSError(28, "No space left on device")
+    monkeypatch.setattr(output.os, "replace", full_disk)
+    argv = ["solve", str(folder / "problem.toml"), "--format", "latex", "-o", str(target)]
+    assert cli.main(argv) == 2
+    assert capsys.readouterr().err == f"error: {target}: cannot write: No space left on device\n"
+    assert target.read_text(encoding="utf-8") == "the previous derivation\n"
+    assert sorted(p.name for p in folder.iterdir()) == ["hard.toml", "link.toml", "out.tex",
+                                                        "problem.toml", "subs.csv"]
+    monkeypatch.undo()
+    assert cli.main(argv) == 0
+    assert target.read_text(encoding="utf-8").startswith(r"\section")
+    assert target.stat().st_mode & 0o777 == 0o640  # an existing file keeps its mode
+
+
+def test_a_symbolic_link_at_the_output_is_replaced_not_followed(folder):
+    elsewhere = folder / "elsewhere.txt"
+    elsewhere.write_text("keep me\n", encoding="utf-8")
+    out = folder / "out.txt"
+    out.symlink_to(elsewhere)
+    assert cli.main(["solve", str(folder / "problem.toml"), "-o", str(out)]) == 0
+    assert not out.is_symlink() and "A = softmax(L)" in out.read_text(encoding="utf-8")
+    assert elsewhere.read_text(encoding="utf-8") == "keep me\n"

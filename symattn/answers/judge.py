@@ -11,8 +11,9 @@ from math import comb
 
 import sympy as sp
 
+from ..limits import MAX_DECIMAL_EXPONENT, MAX_DIGITS
 from ..model import Facts, Grading
-from ..numeric import context, decimal_string, to_mpf
+from ..numeric import PrecisionError, context, decimal_string, magnitude, to_mpf
 from ..parse.claims import Claim, Given
 from ..exact.shown import decimals_shown
 from ..limits import MAX_PROOF_TERMS
@@ -23,6 +24,9 @@ from .results import EntryVerdict, Verdict, overall
 SCREEN_DIGITS = 60
 CONFIRM_DIGITS = 200
 FEEDBACK_PLACES = 4
+DECIMAL_RANGE = MAX_DIGITS + MAX_DECIMAL_EXPONENT + 1
+"""A decimal the parser reads lies below 10^DECIMAL_RANGE in size, and if not 0 above
+10^-DECIMAL_RANGE: a rounded value outside can equal no given decimal."""
 
 
 def judge(claim: Claim, facts: Facts, grading: Grading = Grading(),
@@ -132,14 +136,14 @@ def judge_entry(position, expected: sp.Expr, given: Given, grading: Grading,
     numeric = not expected.free_symbols and not value.free_symbols
     written = given.places is not None or given.sigfigs is not None  # a decimal, rounded
     if numeric and written and grading.sigfigs is not None:
-        target = rounded(expected, grading.sigfigs - 1 - _magnitude(expected))
+        target = rounded(expected, grading.sigfigs - 1 - (magnitude(expected) or 0))
         return verdict("correct" if value == target else "wrong", ("sigfigs", grading.sigfigs))
     if numeric and (grading.tolerance is not None or grading.relative is not None):
         rule, ok = _within(expected, value, grading)
         if ok or written:
             return verdict("correct" if ok else "wrong", rule)
     if numeric and given.sigfigs is not None:
-        status, _ = _decimal(expected, value, given.sigfigs - 1 - _magnitude(expected))
+        status, _ = _decimal(expected, value, given.sigfigs - 1 - (magnitude(expected) or 0))
         return verdict(status, ("sigfigs", given.sigfigs))
     if numeric and given.places is not None:
         return verdict(*_decimal(expected, value, given.places))
@@ -157,23 +161,25 @@ def _decimal(expected: sp.Expr, value: sp.Expr, places: int) -> tuple[str, tuple
     return ("correct" if value == rounded(expected, places) else "wrong"), ("places", places)
 
 
-def rounded(expected: sp.Expr, places: int) -> sp.Rational:
-    """The exact value rounded to `places` decimal places (negative: tens, hundreds, ...)."""
+def rounded(expected: sp.Expr, places: int) -> sp.Rational | None:
+    """The exact value rounded to `places` decimal places (negative: tens, hundreds, ...);
+    None when that is no decimal the parser reads (beyond 10^±DECIMAL_RANGE in size).
+
+    Irrational values are evaluated to the digits the rounding keeps (from the value's
+    magnitude), never to an integer of the value's size.
+    """
+    size = magnitude(expected)
+    if size is None or size + places < -1:  # below half a unit of the last place
+        return sp.S.Zero
+    if not -DECIMAL_RANGE <= size <= DECIMAL_RANGE:
+        return None
     if expected.is_Rational:
         scaled = expected * sp.Rational(10) ** places
         units = sp.floor(abs(scaled) + sp.Rational(1, 2)) * (1 if scaled >= 0 else -1)
     else:
-        ctx = context(max(places, 0) + 30 + max(0, _magnitude(expected)))
+        ctx = context(size + places + 30)
         units = int(ctx.nint(to_mpf(ctx, expected, {}) * ctx.mpf(10) ** places))
     return sp.Rational(units) / sp.Rational(10) ** places
-
-
-def _magnitude(value: sp.Expr) -> int:
-    """floor(log10 |value|), 0 for zero."""
-    if value == 0:
-        return 0
-    ctx = context(30)
-    return int(ctx.floor(ctx.log10(abs(to_mpf(ctx, value, {})))))
 
 
 def _within(expected: sp.Expr, value: sp.Expr, grading: Grading) -> tuple[tuple, bool]:
@@ -226,9 +232,14 @@ def expansion_size(expr: sp.Expr, limit: int = MAX_PROOF_TERMS) -> int:
 
 
 def _differs(expected: sp.Expr, value: sp.Expr, points, digits: int) -> bool:
+    """Whether the two values differ plainly at some sample point (False where the numerics
+    cannot tell: exp of a huge argument at a point)."""
     ctx = context(digits)
     for values in points:
-        a, b = to_mpf(ctx, expected, values), to_mpf(ctx, value, values)
+        try:
+            a, b = to_mpf(ctx, expected, values), to_mpf(ctx, value, values)
+        except PrecisionError:
+            continue
         if abs(a - b) > ctx.mpf(10) ** (5 - digits) * max(ctx.one, abs(a)):
             return True
     return False

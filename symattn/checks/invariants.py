@@ -9,8 +9,9 @@ import mpmath
 import sympy as sp
 
 from ..exact.attention import attend
+from ..limits import MAX_WORKING_DIGITS
 from ..model import Problem, Trace, stage_shapes
-from ..numeric import context, recompute, to_mpf
+from ..numeric import PrecisionError, context, recompute, to_mpf
 from ..reports import CHECKS, CheckResult, Report
 
 COMPARED = ("R", "S", "M", "L", "A", "O")
@@ -104,7 +105,23 @@ def _numeric(trace: Trace, digits: int, values: Mapping[sp.Symbol, sp.Expr]):
     return ctx, (lambda expr: to_mpf(ctx, expr, values))
 
 
+def _unresolved(name: str, digits: int, values: Mapping[sp.Symbol, sp.Expr],
+                error: PrecisionError) -> CheckResult:
+    """A numeric check not decided: its values need more working digits than the numerics
+    may use (exp of a huge argument, at the symbols' sample values)."""
+    return CheckResult(name, None, "numeric_unresolved", (
+        ("digits", digits), ("needed", error.needed), ("limit", MAX_WORKING_DIGITS),
+        ("at", _at(values))))
+
+
 def check_nonnegative(trace: Trace, digits: int, values: Mapping[sp.Symbol, sp.Expr]) -> CheckResult:
+    try:
+        return _nonnegative(trace, digits, values)
+    except PrecisionError as error:
+        return _unresolved("nonnegative", digits, values, error)
+
+
+def _nonnegative(trace: Trace, digits: int, values: Mapping[sp.Symbol, sp.Expr]) -> CheckResult:
     ctx, value = _numeric(trace, digits, values)
     negative, numeric_only = [], 0
     for (i, j), a in _entries(trace.A):
@@ -125,6 +142,13 @@ def check_nonnegative(trace: Trace, digits: int, values: Mapping[sp.Symbol, sp.E
 def check_output_bounds(trace: Trace, digits: int,
                         values: Mapping[sp.Symbol, sp.Expr]) -> CheckResult:
     """Each O_ic lies between the least and greatest readable V_jc: O is a convex combination."""
+    try:
+        return _output_bounds(trace, digits, values)
+    except PrecisionError as error:
+        return _unresolved("output_bounds", digits, values, error)
+
+
+def _output_bounds(trace: Trace, digits: int, values: Mapping[sp.Symbol, sp.Expr]) -> CheckResult:
     ctx, value = _numeric(trace, digits, values)
     tolerance = ctx.mpf(10) ** (-(digits - 5))
     outside, numeric_only = [], 0
@@ -152,23 +176,31 @@ def check_output_bounds(trace: Trace, digits: int,
         ("count", numeric_only), ("digits", digits), ("at", _at(values))))
 
 
-def cross_check(trace: Trace, digits: int,
-                values: Mapping[sp.Symbol, sp.Expr]) -> tuple[CheckResult, mpmath.mpf]:
+def cross_check(trace: Trace, digits: int, values: Mapping[sp.Symbol, sp.Expr]
+                ) -> tuple[CheckResult, mpmath.mpf | None]:
     """Compare every stage with the independent mpmath recomputation; a difference is taken
-    relative to max(1, |value|), so huge logits are judged at the same number of digits."""
+    relative to max(1, |value|), so huge logits are judged at the same number of digits.
+
+    Both sides raise their working precision with the size of the logits (exp needs a logit
+    of 10^200 to 200 more digits than the digits asked); where that would pass
+    MAX_WORKING_DIGITS the check is not decided (passed None) and says so.
+    """
     ctx, value = _numeric(trace, digits, values)
-    numeric = recompute(trace.problem, digits, values)
+    try:
+        numeric = recompute(trace.problem, digits, values)
+        worst, where = ctx.zero, ""
+        for name in COMPARED:
+            for (i, j), exact in _entries(trace.stage(name)):
+                x, y = value(exact), numeric[name][i][j]
+                if x == ctx.ninf or y == ctx.ninf:
+                    difference = ctx.zero if x == y else ctx.inf
+                else:
+                    difference = abs(x - y) / max(ctx.one, abs(x))
+                if difference > worst:
+                    worst, where = difference, f"{name}[{i + 1},{j + 1}]"
+    except PrecisionError as error:
+        return _unresolved("numeric", digits, values, error), None
     tolerance = ctx.mpf(10) ** (-(digits - 5))
-    worst, where = ctx.zero, ""
-    for name in COMPARED:
-        for (i, j), exact in _entries(trace.stage(name)):
-            x, y = value(exact), numeric[name][i][j]
-            if x == ctx.ninf or y == ctx.ninf:
-                difference = ctx.zero if x == y else ctx.inf
-            else:
-                difference = abs(x - y) / max(ctx.one, abs(x))
-            if difference > worst:
-                worst, where = difference, f"{name}[{i + 1},{j + 1}]"
     passed = worst <= tolerance
     shown = (("difference", mpmath.nstr(worst, 3)), ("where", "" if passed else where),
              ("limit", digits - 5), ("digits", digits), ("at", _at(values)))

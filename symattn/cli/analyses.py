@@ -42,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(f"--row must be from 1 to {problem.n_q}", source=args.file)
     compute = {"sweep": _sweep, "gradient": _gradient, "nonunique": _nonunique}[args.command]
     text, code = compute(problem, args, lang, places)
-    write(text, args.output)
+    write(text, args)
     return code
 
 
@@ -89,5 +89,5 @@ def _limits(problem: Problem | ShapeProblem, args: argparse.Namespace) -> int:
             text = latex.document(blocks, args.lang, needs_cjk(labels))
         else:
             text = latex.fragment(blocks)
-    write(text, args.output)
+    write(text, args)
     return EXIT_OK

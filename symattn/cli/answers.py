@@ -7,12 +7,13 @@ import sys
 from pathlib import Path
 
 from ..answers.batch import grade
+from ..answers.results import Graded, Verdict
 from ..answers.verify import facts_and_mistakes, verify
 from ..errors import InputError
 from ..model import Facts, MultiHeadProblem, Problem, ShapeProblem
 from ..parse.claims import load_answers
 from ..parse.claims import Target, parse_key
-from ..parse.submissions import read_submissions
+from ..parse.submissions import Submissions, read_submissions
 from ..renderers.grades import render_grade_summary, render_grades_csv
 from ..renderers.verdicts import render_verification_json, render_verification_text
 from .loading import load, single_head
@@ -58,12 +59,22 @@ def _grade(problem: Problem | ShapeProblem, args: argparse.Namespace) -> int:
     graded = grade(submissions, facts, problem.grading, _symbols(problem), workers=args.workers,
                    time_limit=args.time_limit, progress=bar.update if bar else None,
                    mistakes=mistakes)
+    graded = with_refusals(submissions, graded)
     if bar:
         bar.close()
     if args.output:
-        write(render_grades_csv(submissions.keys, graded, args.lang), args.output)
+        write(render_grades_csv(submissions.keys, graded, args.lang), args)
     sys.stdout.write(render_grade_summary(submissions.keys, graded, args.lang))
     return EXIT_OK
+
+
+def with_refusals(submissions: Submissions, graded: list[Graded]) -> list[Graded]:
+    """Every answer of a row the submissions file refused marked invalid with the reason and
+    its line, in place of what its empty text was judged."""
+    refused = dict(submissions.refused)
+    return [Graded(g.student, tuple(Verdict(v.key, "invalid", (), "unreadable", (refused[s],))
+                                    for v in g.verdicts)) if s in refused else g
+            for s, g in enumerate(graded)]
 
 
 def _out_of_range(target: Target, facts: Facts) -> str | None:

@@ -51,7 +51,7 @@ def _problemset(args: argparse.Namespace) -> int:
     parts = exercises(files, args.lang, args.jobs, bar.update if bar else None)
     if bar:
         bar.close()
-    write(render_problemset(parts, args.lang, to), args.output)
+    write(render_problemset(parts, args.lang, to), args)
     return EXIT_OK
 
 
@@ -68,5 +68,5 @@ def _mistakes(args: argparse.Namespace) -> int:
             "[\n" + ",\n".join(mistakes_json(f, args.lang).rstrip() for f in found) + "\n]\n"
     else:
         text = "\n".join(mistakes_text(f, args.lang, head.title) for f, head in zip(found, heads))
-    write(text, None)
+    write(text, args)
     return EXIT_OK

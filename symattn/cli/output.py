@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import argparse
+import os
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import TextIO
@@ -20,15 +23,75 @@ class OutputError(SymattnError):
     """The output file cannot be written."""
 
 
-def write(text: str, output: str | None) -> None:
-    """Write to the file named by -o, or to standard output."""
+def write(text: str, args: argparse.Namespace) -> None:
+    """Write to the file named by args.output (-o), or to standard output.
+
+    The file is written whole or not at all: to a temporary file in the same folder, then
+    renamed over the output (an existing file, or a symbolic link, at that path is replaced,
+    never written through). An output that is one of the command's inputs is refused.
+    """
+    output = getattr(args, "output", None)
     if output is None:
         sys.stdout.write(text)
         return
+    refuse_inputs_as_output(args)
+    target = Path(output)
+    data = text.encode("utf-8")
     try:
-        Path(output).write_text(text, encoding="utf-8")
+        mode = target.stat().st_mode & 0o777 if target.is_file() and not target.is_symlink() \
+            else 0o666 & ~_umask()
+        handle = tempfile.NamedTemporaryFile(dir=target.parent, prefix=f".{target.name}.",
+                                             suffix=".tmp", delete=False)
     except OSError as error:
         raise OutputError(f"{output}: cannot write: {error.strerror or error}") from None
+    try:
+        with handle:
+            handle.write(data)
+            handle.flush()
+            os.fchmod(handle.fileno(), mode)
+        os.replace(handle.name, target)
+    except OSError as error:
+        Path(handle.name).unlink(missing_ok=True)
+        raise OutputError(f"{output}: cannot write: {error.strerror or error}") from None
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def inputs_of(args: argparse.Namespace) -> list[Path]:
+    """Every file the command reads: the problem, --answers, --submissions, a set's problems."""
+    named = [getattr(args, key, None) for key in ("file", "answers", "submissions")]
+    found = [Path(name) for name in named if name]
+    directory = getattr(args, "directory", None)
+    if directory and Path(directory).is_dir():
+        found += sorted(Path(directory).glob("*.toml"))
+    return found
+
+
+def refuse_inputs_as_output(args: argparse.Namespace) -> None:
+    """Refuse -o naming one of the command's inputs (symbolic links and hard links followed).
+
+    Raises:
+        OutputError: "p.toml: -o would overwrite the input p.toml; write the output elsewhere".
+    """
+    output = getattr(args, "output", None)
+    if not output or getattr(args, "command", None) == "generate":  # generate: -o is a folder
+        return
+    target = Path(output)
+    for source in inputs_of(args):
+        if _same_file(target, source):
+            raise OutputError(f"{output}: -o would overwrite the input {source}; write the "
+                              "output elsewhere")
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return a.resolve() == b.resolve() or (a.exists() and b.exists() and os.path.samefile(a, b))
+    except (OSError, RuntimeError):  # a loop of links, a path that cannot be read
+        return False
 
 
 class ProgressBar:

@@ -14,5 +14,5 @@ def run(args: argparse.Namespace) -> int:
     """Write the page of args.file."""
     problem = load_problem(Path(args.file))
     temperatures = parse_temperatures(args.temperatures)
-    write(build_page(problem, lang=args.lang, temperatures=temperatures), args.output)
+    write(build_page(problem, lang=args.lang, temperatures=temperatures), args)
     return EXIT_OK

@@ -40,7 +40,7 @@ def _solve(trace, args: argparse.Namespace) -> int:
     text = render(trace, args.format, lang=args.lang, detail=args.detail, row=args.row,
                   places=args.places, figure=args.figure, standalone=args.standalone,
                   digits=args.digits)
-    write(text, args.output)
+    write(text, args)
     return EXIT_OK
 
 
@@ -67,7 +67,7 @@ def _heads(problem: MultiHeadProblem, args: argparse.Namespace) -> int:
         return EXIT_OK if report.passed else EXIT_FAILED
     text = render(trace, args.format, lang=args.lang, detail=args.detail, places=args.places,
                   standalone=args.standalone, digits=args.digits)
-    write(text, args.output)
+    write(text, args)
     return EXIT_OK
 
 
@@ -77,5 +77,5 @@ def _shapes(problem: ShapeProblem, args: argparse.Namespace) -> int:
         text = shapes_check(problem, args.lang)
     else:
         text = render_shapes(problem, args.format, args.lang or "en", args.standalone)
-    write(text, getattr(args, "output", None))
+    write(text, args)
     return EXIT_OK

@@ -11,10 +11,13 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Callable, NamedTuple
 
+import mpmath
 import sympy as sp
 
 from ..errors import InputError, ProblemError
+from ..limits import MAX_LOGIT_DIGITS
 from ..model import Lazy, Problem, Trace
+from ..numeric import LOG10_2, Evaluator
 from .linear import (ONE, Exponentiator, LinearForm, add, dot, linear_form, multiply,
                      rational_matmul_t, to_expr)
 from .sympy_fast import (add_term, build_sums, collect, immutable_matrix, is_zero_number,
@@ -44,6 +47,7 @@ def attend(problem: Problem) -> Trace:
     raw = raw_scores(problem)
     bias = _bias_forms(problem)
     scaled, logits = logit_forms(problem, raw, bias, readable)
+    refuse_huge_logits(problem, logits)
     soft = softmax_rows(problem, logits, fully_masked)
     return Trace(
         problem=problem,
@@ -72,6 +76,44 @@ def logit_forms(problem: Problem, raw: Grid, bias: Grid, readable: tuple[tuple[b
     return ([[scaled(r) for r in row] for row in raw],
             [[logit(r, b) if ok else None for r, b, ok in zip(*rows)]
              for rows in zip(raw, bias, readable)])
+
+
+LOGIT_BITS = int(MAX_LOGIT_DIGITS / LOG10_2)  # 2^3321 < 10^1000
+
+
+def refuse_huge_logits(problem: Problem, logits: list[list[LinearForm | None]]) -> None:
+    """Refuse a logit without symbols whose terms reach 10^MAX_LOGIT_DIGITS in size: exp of it
+    is known to d digits only from d + 1000 of its own (sum |c|·|basis|, what evaluating costs).
+
+    Raises:
+        ProblemError: naming the first such logit, "the logit L[1,1] is about 8.1e+1999; ...".
+    """
+    evaluator = Evaluator(5)
+    ctx, magnitudes, seen = evaluator.ctx, {}, set()
+
+    def magnitude(basis: sp.Expr) -> int | None:  # |value| < 2^magnitude; None: symbolic
+        if basis not in magnitudes:
+            value = None if basis.free_symbols else evaluator(basis)
+            magnitudes[basis] = ctx.mag(value) if hasattr(value, "_mpf_") and value else None
+        return magnitudes[basis]
+    for i, row in enumerate(logits):
+        for j, form in enumerate(row):
+            if form is None or id(form) in seen:
+                continue
+            seen.add(id(form))
+            bounds = [(c, magnitude(b)) for b, c in form.items()]
+            if any(m is None for _, m in bounds) or max(
+                    (abs(c.numerator).bit_length() - c.denominator.bit_length() + 1 + m
+                     for c, m in bounds), default=0) + len(bounds).bit_length() <= LOGIT_BITS:
+                continue
+            size = ctx.fsum(abs(ctx.mpf(c.numerator) / c.denominator * evaluator(b))
+                            for b, c in form.items())
+            if size >= ctx.mpf(10) ** MAX_LOGIT_DIGITS:
+                raise ProblemError(
+                    f"the logit L[{i + 1},{j + 1}] is about {mpmath.nstr(size, 2)}; logits of "
+                    f"1e+{MAX_LOGIT_DIGITS} and beyond are refused (exp of one is known to d "
+                    f"digits only from its first d + {MAX_LOGIT_DIGITS} digits)",
+                    source=problem.source, key="input")
 
 
 def readable_entries(problem: Problem) -> tuple[tuple[bool, ...], ...]:

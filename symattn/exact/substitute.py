@@ -3,7 +3,9 @@
 Used by --subs, sweeps (each point), temperature derivatives (central differences) and the
 course page (a symbolic temperature at listed values). X, Y, W_Q, W_K, W_V, the heads, W_O, the
 bias, τ, the scale and dO are all substituted, Q, K and V are formed again from the projections,
-and an entry that is not finite and real there (τ and the scale: not positive) is refused,
+and each substituted entry is rebuilt through the parser's cost gates (parse/gates.py:
+regated), so a value given here meets the same limits, with the same errors, as one written in
+the file; an entry that is not finite and real there (τ and the scale: not positive) is refused,
 named by its key.
 """
 
@@ -12,13 +14,12 @@ from __future__ import annotations
 import dataclasses
 from typing import Mapping
 
-import mpmath
 import sympy as sp
 
-from ..errors import ProblemError
-from ..limits import MAX_EXP_ARGUMENT, MAX_TRIG_ARGUMENT
+from ..errors import InputError, ProblemError
 from ..model import MultiHeadProblem, Problem, Projections, ShapeProblem
 from ..numeric import Evaluator
+from ..parse.gates import regated
 from ..parse.heads import project
 
 Values = Mapping[sp.Symbol, sp.Expr]
@@ -29,8 +30,9 @@ def substitute(problem: AnyProblem, values: Values) -> AnyProblem:
     """The problem with the given symbols replaced by exact values everywhere.
 
     Raises:
-        ProblemError: an entry that is not finite and real at these values, e.g.
-            "p.toml, input.Q[1][1]: at theta = 0 this entry is not a finite real number (zoo)".
+        ProblemError: an entry refused at these values, as the parser refuses a file's entry,
+            e.g. "p.toml, input.Q[1][1]: at theta = 0: division by zero", or not finite and
+            real: "... at theta = 1 this entry is not a positive number (-1)".
     """
     values = {s: sp.Integer(v) if isinstance(v, int) else v for s, v in values.items()}
     if not values or isinstance(problem, ShapeProblem):
@@ -72,67 +74,37 @@ def _projections(p: Projections, at: _At, weights: str) -> Projections:
 
 
 class _At:
-    """Substitution at one assignment of values, each entry checked as it is replaced."""
+    """Substitution at one assignment of values, each entry rebuilt through the gates."""
 
     def __init__(self, values: dict[sp.Symbol, sp.Expr], source: str) -> None:
         self.values = values
         self.source = source
         self.where = ", ".join(f"{s.name} = {sp.sstr(v)}" for s, v in values.items())
+        self.gated = {s: regated(v, {}) for s, v in values.items()}  # constants: no symbols
 
     def matrix(self, m: sp.ImmutableMatrix, key: str) -> sp.ImmutableMatrix:
         if not m.free_symbols & set(self.values):
             return m
-        new = m.xreplace(self.values)
-        for k, x in enumerate(new):
-            i, j = divmod(k, new.cols)
-            self.check(x, f"{key}[{i + 1}][{j + 1}]", positive=False,
-                       minus_infinity=key == "attention.bias")
-        return sp.ImmutableMatrix(new)
+        return sp.ImmutableMatrix(m.rows, m.cols, [
+            self.value(x, f"{key}[{k // m.cols + 1}][{k % m.cols + 1}]", positive=False)
+            for k, x in enumerate(m)])
 
     def value(self, x: sp.Expr, key: str, positive: bool) -> sp.Expr:
+        """x at these values, refused as the parser refuses an entry (and when it is not
+        finite and real, or not positive when it must be)."""
         if not x.free_symbols & set(self.values):
             return x
-        new = x.xreplace(self.values)
-        self.check(new, key, positive)
-        return new
-
-    def check(self, x: sp.Expr, key: str, positive: bool, minus_infinity: bool = False) -> None:
-        """Refuse a value that is not finite and real (not positive, when it must be)."""
-        if x is sp.S.NegativeInfinity and minus_infinity:
-            return
-        bad = x.has(sp.zoo, sp.nan, sp.oo, -sp.oo, sp.I) or x.is_real is False
-        if not bad:
-            try:
-                number = _Guarded().real(x)
-                bad = positive and not number > 0
-            except (ValueError, ZeroDivisionError, OverflowError):
-                bad = True
+        try:
+            new = regated(x, self.gated).expr
+        except InputError as error:
+            raise ProblemError(f"at {self.where}: {error.reason}", source=self.source,
+                               key=key) from None
+        bad = new.has(sp.zoo, sp.nan, sp.oo, -sp.oo, sp.I) or new.is_real is False
+        if not bad and positive and new.is_positive is not True:
+            number = Evaluator(20)(new)
+            bad = not (hasattr(number, "_mpf_") and number > 0)
         if bad:
             need = "a positive" if positive else "a finite real"
-            raise ProblemError(f"at {self.where} this entry is not {need} number ({sp.sstr(x)})",
+            raise ProblemError(f"at {self.where} this entry is not {need} number ({sp.sstr(new)})",
                                source=self.source, key=key)
-
-
-class _Guarded(Evaluator):
-    """A 30-digit Evaluator that refuses exp and trig arguments beyond the parser's limits."""
-
-    def __init__(self) -> None:
-        super().__init__(20)
-        for function, limit in ((sp.exp, MAX_EXP_ARGUMENT), (sp.sin, MAX_TRIG_ARGUMENT),
-                                (sp.cos, MAX_TRIG_ARGUMENT), (sp.tan, MAX_TRIG_ARGUMENT)):
-            self._nodes[function] = self._limited(self._nodes[function], limit)
-
-    def _limited(self, evaluate, limit: int):
-        def run(expr: sp.Expr) -> mpmath.mpf:
-            argument = self(expr.args[0])
-            if not isinstance(argument, self.ctx.mpf) or abs(argument) > limit:
-                raise ValueError(f"{expr.func.__name__} argument beyond ±{limit}")
-            return evaluate(expr)
-        return run
-
-    def real(self, expr: sp.Expr) -> mpmath.mpf:
-        """The value, or ValueError when it is not finite and real."""
-        value = self(expr)
-        if not isinstance(value, self.ctx.mpf) or not self.ctx.isfinite(value):
-            raise ValueError("not a finite real number")
-        return value
+        return new

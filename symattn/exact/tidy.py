@@ -63,6 +63,8 @@ def _constant_ratio(numerator: sp.Expr, denominator: sp.Expr) -> sp.Rational | N
     evaluator = _evaluator(30)
     try:
         ratio = evaluator(numerator) / evaluator(denominator)
+        if not ratio or not -80 < evaluator.ctx.mag(ratio) < 80:  # no p/q with q <= 10^6 is that
+            return None  # size, and its text would be an integer as large as the value
         guess = Fraction(mpmath.nstr(ratio, 25, min_fixed=-30, max_fixed=30)).limit_denominator(10 ** 6)
         close = abs(ratio - evaluator.ctx.mpf(guess.numerator) / guess.denominator) <= \
             abs(ratio) * evaluator.ctx.mpf(10) ** -20

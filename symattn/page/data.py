@@ -31,7 +31,7 @@ from ..renderers.document import (
 )
 from ..renderers.markdown import block as markdown_block
 from ..renderers.phrases import PHRASES
-from ..renderers.printer import escape_text, math
+from ..renderers.printer import decimal_math, escape_text, math
 from .phrases import page_phrases
 
 TABLES = ("Q", "K", "V", "R", "S", "M", "L", "A", "O")
@@ -204,7 +204,8 @@ def names_blocks(d: Derivation) -> list[Block]:
     """The named subexpressions (t = e^..., p = ...), as the derivation's "names" block writes them."""
     if not d.names:
         return []
-    approx = [rf" \approx {n.decimal}" if n.decimal is not None else "" for n in d.names]
+    approx = [rf" \approx {decimal_math(n.decimal)}" if n.decimal is not None else ""
+              for n in d.names]
     return [Display(tuple(f"{math(n.symbol)} &= {math(n.value)}{a}"
                           for n, a in zip(d.names, approx)))]
 

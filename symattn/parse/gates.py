@@ -8,7 +8,7 @@ refused, never guessed.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Mapping
 
 import mpmath
 import sympy as sp
@@ -303,3 +303,59 @@ def _checked(expr: sp.Expr, approx: mpmath.mpf | None, exp_depth: int, column: i
     elif approx is not None and scale is not None and abs(approx) <= scale * _CANCELLED:
         approx = _approximate(expr, column)
     return Value(expr, approx, exp_depth)
+
+
+_FUNCTION_NAMES = {sp.exp: "exp", sp.log: "ln", sp.sin: "sin", sp.cos: "cos", sp.tan: "tan"}
+
+
+def regated(expr: sp.Expr, values: Mapping[sp.Symbol, Value]) -> Value:
+    """A parsed value rebuilt node by node through these gates, with declared symbols replaced
+    by values: a value substituted into an entry (--subs, a sweep point) meets the same gates,
+    with the same errors, as one written there, each checked before SymPy builds the node
+    (2^theta at theta = 1e100 is refused, not computed). Errors carry no column.
+    """
+    if expr in values:
+        return values[expr]
+    if expr.is_Rational:
+        return Value(expr, APPROX.mpf(int(expr.p)) / int(expr.q))
+    if expr is sp.pi or expr is sp.E:
+        return Value(expr, APPROX.pi if expr is sp.pi else APPROX.e)
+    if expr.is_Symbol or not expr.free_symbols & set(values):  # gated when it was parsed
+        approx = None if expr.free_symbols else APPROX.mpf(expr.evalf(APPROX.dps))
+        return Value(expr, approx, _exp_depth(expr))
+    if isinstance(expr, (sp.Add, sp.Mul)) or expr.is_Pow and expr.exp.is_Rational and expr.exp < 0:
+        return _regated_operation(expr, values)
+    if isinstance(expr, sp.Pow):
+        return gated_power(regated(expr.base, values), regated(expr.exp, values), 0)
+    if type(expr) in _FUNCTION_NAMES:
+        return apply_function(_FUNCTION_NAMES[type(expr)], regated(expr.args[0], values), 0)
+    raise InputError(f"cannot substitute into {type(expr).__name__}")
+
+
+def _regated_operation(expr: sp.Expr, values: Mapping[sp.Symbol, Value]) -> Value:
+    """A sum, or a product with its reciprocal factors divided out (1/theta at 0 is a division
+    by zero, as it is in a file)."""
+    if isinstance(expr, sp.Add):
+        parts, op = [regated(term, values) for term in expr.args], Token("op", "+", 0)
+        return _fold(op, parts)
+    factors = sp.Mul.make_args(expr)
+    above = [f for f in factors if not (f.is_Pow and f.exp.is_Rational and f.exp < 0)]
+    below = [f.base ** -f.exp for f in factors if f not in above]
+    times = Token("op", "*", 0)
+    value = _fold(times, [regated(f, values) for f in above] or [Value(sp.S.One, APPROX.one)])
+    if below:
+        value = combine(Token("op", "/", 0), value, _fold(times, [regated(f, values) for f in below]))
+    return value
+
+
+def _exp_depth(expr: sp.Expr) -> int:
+    """How deep exp nests in a value (the parser's MAX_EXP_NESTING counts the same)."""
+    inner = max((_exp_depth(a) for a in expr.args), default=0)
+    return inner + 1 if isinstance(expr, sp.exp) else inner
+
+
+def _fold(op: Token, parts: list[Value]) -> Value:
+    value = parts[0]
+    for part in parts[1:]:
+        value = combine(op, value, part)
+    return value

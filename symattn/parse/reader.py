@@ -145,7 +145,11 @@ class Reader:
             return None
         if not isinstance(value, list) or len(value) != count:
             raise self.fail(key, f"must be a list of {count} strings, one per row")
-        return tuple(self.label(x, f"{key}[{i}]") for i, x in enumerate(value, start=1))
+        labels = tuple(self.label(x, f"{key}[{i}]") for i, x in enumerate(value, start=1))
+        for i, label in enumerate(labels, start=1):
+            if not label.strip():  # it would print as "Rows (queries): , tok2."
+                raise self.fail(f"{key}[{i}]", "a token label must not be empty or blank")
+        return labels
 
 
 def key_text(key: Any) -> str:

@@ -38,6 +38,11 @@ CHECK_PHRASES: dict[str, dict[str, str]] = {
     "detail_numeric": {
         "en": "largest difference {difference}{where} (limit 1e-{limit}; mpmath, {digits} digits{at})",
         "zh": "最大差 {difference}{where}（上限 1e-{limit}；mpmath，{digits} 位{at}）"},
+    "detail_numeric_unresolved": {
+        "en": "not decided: to compare to {digits} digits the values need about {needed} "
+              "working digits, more than the {limit} the numerics may use{at}",
+        "zh": "未判定：要比较到 {digits} 位，这些值需要约 {needed} 位工作精度（超过数值计算"
+              "可用的 {limit} 位）{at}"},
     "detail_where": {"en": " at {entry}", "zh": "，位于 {entry}"},
     "detail_at": {"en": " at {values}", "zh": "，取 {values}"},
     "detail_permutation_ok": {

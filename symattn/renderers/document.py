@@ -14,7 +14,7 @@ import sympy as sp
 from ..derivation import Derivation, RowSteps
 from .phrases import PHRASES, phrase
 from .text import laid_out
-from .printer import labelled, math, matrix, matrix_of
+from .printer import decimal_math, decimal_matrix, labelled, math, matrix_of
 
 CHECK_PHRASES = {"shapes": "check_shapes", "row_sums": "check_rows", "masked_zero": "check_masked",
                  "nonnegative": "check_nonnegative", "output_bounds": "check_bounds",
@@ -109,7 +109,7 @@ def build(d: Derivation) -> list[Block]:
 
 
 def _approx(decimal: str | None) -> str:
-    return rf" \approx {decimal}" if decimal is not None else ""
+    return rf" \approx {decimal_math(decimal)}" if decimal is not None else ""
 
 
 def inputs(d: Derivation) -> list[Block]:
@@ -215,7 +215,7 @@ def stage_blocks(d: Derivation, stage: str) -> list[Block]:
         steps = steps[:1]
     equation = " = ".join(steps + [result])
     if stage in d.decimals:
-        equation += rf" \approx {matrix(d.decimals[stage])}"
+        equation += rf" \approx {decimal_matrix(d.decimals[stage])}"
     heading = segments(f"stage_{stage}", lang) + (("text", " "), ("math", stage))
     if stage == p.start:
         heading += (("text", " ("),) + segments("stage_given", lang) + (("text", ")"),)
@@ -306,7 +306,9 @@ def check_blocks(d: Derivation) -> list[Block]:
     for result in report.results:
         key = CHECK_PHRASES[result.check]
         values = {}
-        if key == "check_numeric":
+        if key == "check_numeric" and result.passed is None:
+            key, values = "check_numeric_unresolved", dict(result.values)
+        elif key == "check_numeric":
             values = {"digits": report.digits, "difference": d.difference}
         words = segments(key, lang, **values)
         if key == "check_shapes":

@@ -6,6 +6,7 @@ import csv
 import io
 
 from ..answers.results import STATUSES, Graded, Verdict
+from ..parse.labels import shown_escaped
 from .phrases import say
 from .verdicts import SEPARATOR, _entry_line, diagnosis_text, remark_texts
 
@@ -25,14 +26,26 @@ def feedback(verdict: Verdict, lang: str) -> str:
         (" …" if len(bad) > 3 else "")
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""What a spreadsheet reads as the start of a formula (OWASP, CSV injection)."""
+
+
+def inert(cell: str) -> str:
+    """A text cell no spreadsheet runs: controls and bidi characters escaped, and a cell that
+    starts like a formula prefixed with a single quote, as OWASP recommends ('=cmd|..., '-0.5)."""
+    cell = shown_escaped(cell)
+    return "'" + cell if cell.startswith(FORMULA_STARTS) else cell
+
+
 def render_grades_csv(keys: tuple[str, ...], graded: list[Graded], lang: str = "en") -> str:
-    """id, score, total, then for each claim its status and its feedback."""
+    """id, score, total, then for each claim its status and its feedback; every text cell
+    inert (ids and feedback quote students' text)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["id", "score", "total"] + [c for k in keys for c in (k, f"{k} feedback")])
+    writer.writerow(["id", "score", "total"] + [inert(c) for k in keys for c in (k, f"{k} feedback")])
     for student in graded:
-        cells = [c for v in student.verdicts for c in (v.status, feedback(v, lang))]
-        writer.writerow([student.student, student.score, len(keys)] + cells)
+        cells = [inert(c) for v in student.verdicts for c in (v.status, feedback(v, lang))]
+        writer.writerow([inert(student.student), student.score, len(keys)] + cells)
     return out.getvalue()
 
 

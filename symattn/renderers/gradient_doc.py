@@ -10,7 +10,7 @@ from ..analyses.results import GradientCheck, Gradients
 from . import latex, markdown
 from .analysis_layout import mat, standalone_document, subtitle
 from .document import Block, Display, Heading, Label, Paragraph, segments
-from .printer import math, matrix
+from .printer import decimal_math, decimal_matrix, math
 from .text import TextPrinter, grid
 
 _TEXT = TextPrinter()
@@ -25,7 +25,7 @@ WIDE = 6  # a Jacobian wider than this is not written out
 def _result(g: Gradients, name: str) -> str:
     out = mat(g[name])
     if name in g.decimals:
-        out += rf" \approx {matrix(g.decimals[name])}"
+        out += rf" \approx {decimal_matrix(g.decimals[name])}"
     return out
 
 
@@ -39,7 +39,7 @@ def build_gradient(g: Gradients, check: GradientCheck, lang: str = "en") -> list
                                     rf"dO = {mat(g['dO'])}",))]
     loss = rf"\ell = \sum_{{i,c}} dO_{{ic}} O_{{ic}} = {math(g.loss_value)}"
     if "loss" in g.decimals:
-        loss += rf" \approx {g.decimals['loss'][0][0]}"
+        loss += rf" \approx {decimal_math(g.decimals['loss'][0][0])}"
     blocks += [Paragraph(segments("grad_loss_value", lang)), Display((loss,))]
     blocks += [Heading(2, segments("grad_values", lang)),
                Display((rf"dV = A^{{\mathsf T}} dO = {mat(t.A.T)}{mat(g['dO'])} = {_result(g, 'dV')}",)),
@@ -61,7 +61,7 @@ def build_gradient(g: Gradients, check: GradientCheck, lang: str = "en") -> list
                Heading(2, segments("grad_tau", lang)), Paragraph(segments("grad_tau_text", lang))]
     dtau = rf"d\tau = -\frac{{1}}{{\tau}} \sum_{{i,j}} dL_{{ij}} L_{{ij}} = {math(g.dtau)}"
     if "dtau" in g.decimals:
-        dtau += rf" \approx {g.decimals['dtau'][0][0]}"
+        dtau += rf" \approx {decimal_math(g.decimals['dtau'][0][0])}"
     blocks.append(Display((dtau,)))
     if g.projections is not None:
         blocks += _projection_blocks(g, lang)

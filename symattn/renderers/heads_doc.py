@@ -7,7 +7,7 @@ import json
 from ..derivation import HeadsDerivation
 from ..model import MultiHeadTrace
 from .document import Block, Display, Heading, Paragraph, build, segments
-from .printer import matrix, matrix_of
+from .printer import decimal_matrix, matrix_of
 from .text import render_text
 
 
@@ -26,7 +26,7 @@ def build_heads(d: HeadsDerivation) -> list[Block]:
     blocks += [Heading(2, segments("concat", lang)),
                Display((rf"C = \operatorname{{Concat}}({names}) = {matrix_of(t.concat)}",)),
                Display((rf"\operatorname{{MHA}}(X) = C\,W_O = {matrix_of(t.concat)}{matrix_of(t.problem.W_O)} = "
-                        rf"{matrix_of(t.output)} \approx {matrix(d.decimals)}",)),
+                        rf"{matrix_of(t.output)} \approx {decimal_matrix(d.decimals)}",)),
                Paragraph(segments("shape", lang, rows=t.output.rows, cols=t.output.cols)),
                Paragraph(segments("heads_checked" if d.report.passed else "heads_failed", lang,
                                   digits=d.report.digits, difference=d.difference))]

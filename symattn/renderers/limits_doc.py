@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..analyses.results import ParameterReport
 from .document import Block, Display, Heading, Items, Label, Paragraph, segments
-from .printer import math, matrix, matrix_of
+from .printer import decimal_matrix, math, matrix_of
 
 
 def limit_blocks(report: ParameterReport, lang: str) -> list[Block]:
@@ -23,7 +23,7 @@ def limit_blocks(report: ParameterReport, lang: str) -> list[Block]:
     symbol = r"\tau" if found.name == "tau" else math(next(s for s in p.symbols if s.name == found.name))
     equation = rf"\frac{{\partial A}}{{\partial {symbol}}} = {matrix_of(found.matrix)}"
     if report.decimals:
-        equation += rf" \approx {matrix(report.decimals)}"
+        equation += rf" \approx {decimal_matrix(report.decimals)}"
     blocks += [Heading(2, segments("derivative", lang, name=symbol)),
                Paragraph(segments("derivative_rule", lang, name=symbol)), Display((equation,))]
     if found.difference is not None:

@@ -8,7 +8,7 @@ from ..analyses.results import NonUniqueness, RowSet
 from . import latex, markdown
 from .analysis_layout import mat, standalone_document, subtitle, vector
 from .document import Block, Display, Heading, Label, Paragraph, segments
-from .printer import math, matrix
+from .printer import decimal_math, math, matrix
 from .text import TextPrinter
 
 _TEXT = TextPrinter()
@@ -16,7 +16,7 @@ SET = (r"W_i = \left\{ w \ge 0 : \textstyle\sum_j w_j v_j = o_i,\ \sum_j w_j = 1
 
 
 def _approx(decimals) -> str:
-    return rf" \approx \left({', '.join(decimals)}\right)"
+    return rf" \approx \left({', '.join(map(decimal_math, decimals))}\right)"
 
 
 def build_nonunique(nu: NonUniqueness, lang: str = "en") -> list[Block]:
@@ -70,7 +70,7 @@ def pair_blocks(nu: NonUniqueness, rs: RowSet, lang: str) -> list[Block]:
     p, d = nu.trace.problem, rs.decimals or {}
     first, second = rs.pair
     out: list[Block] = [
-        Paragraph(segments("nu_pair", lang, distance=f"{math(rs.distance)} \\approx {d['distance']}")),
+        Paragraph(segments("nu_pair", lang, distance=f"{math(rs.distance)} \\approx {decimal_math(d['distance'])}")),
         Display((rf"w &= {vector(first)}{_approx(d['pair'][0])}",
                  rf"w' &= {vector(second)}{_approx(d['pair'][1])}")),
         Paragraph(segments("nu_pair_check", lang))]

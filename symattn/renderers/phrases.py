@@ -121,6 +121,10 @@ PHRASES: dict[str, dict[str, str]] = {
     "check_numeric": {"en": "Exact values agree with an independent {digits}-digit mpmath "
                             "computation (largest difference {difference})",
                       "zh": "精确值与独立的 {digits} 位 mpmath 数值计算一致（最大差 {difference}）"},
+    "check_numeric_unresolved": {
+        "en": "Exact values could not be compared with an independent {digits}-digit mpmath "
+              "computation (they need more than {limit} working digits)",
+        "zh": "精确值未能与独立的 {digits} 位 mpmath 数值计算比较（需要超过 {limit} 位工作精度）"},
     "check_permutation": {"en": "Permuting the queries permutes the rows of $O$; permuting the "
                                  "keys with their values leaves $O$ unchanged",
                           "zh": "置换 query 的顺序会同样置换 $O$ 的行；key 与 value 一起置换时 $O$ 不变"},

@@ -79,6 +79,17 @@ def matrix(cells: list[list[str]]) -> str:
     return rf"\left[\begin{{array}}{{{columns}}} {body} \end{{array}}\right]"
 
 
+def decimal_math(decimal: str) -> str:
+    """A decided decimal in LaTeX: 0.6698 as it is, 8.1000e+199 as 8.1000 \\times 10^{199}."""
+    mantissa, scientific, exponent = decimal.partition("e")
+    return rf"{mantissa} \times 10^{{{int(exponent)}}}" if scientific else decimal
+
+
+def decimal_matrix(cells: list[list[str]]) -> str:
+    """A bracketed array of decided decimals."""
+    return matrix([[decimal_math(x) for x in row] for row in cells])
+
+
 def matrix_of(values: sp.MatrixBase) -> str:
     """A bracketed array of a matrix's exact entries."""
     return matrix([[math(x) for x in values.row(i)] for i in range(values.rows)])

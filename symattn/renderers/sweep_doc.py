@@ -11,7 +11,7 @@ from . import latex, markdown
 from .analysis_layout import standalone_document, subtitle, vector
 from .document import Block, Display, Heading, Label, Paragraph, segments
 from .plot import Curve, Plot, symbol_text, tick_text
-from .printer import escape_text, math, matrix
+from .printer import decimal_math, escape_text, math, matrix
 from .svg_plot import render_svg
 from .text import TextPrinter, grid
 
@@ -89,8 +89,8 @@ def _table(sw: Sweep, rows: list[RowAtPoint]) -> str:
         [f"o_{{{c + 1}}}" for c in range(p.d_v)] + ["H", r"\max_j a_j"]
     body = []
     for x, row in zip(sw.x.values, rows):
-        body.append(" & ".join([math(x), *row.weight_decimals, *row.output_decimals,
-                                row.entropy_decimal, row.top_decimal]))
+        decimals = [*row.weight_decimals, *row.output_decimals, row.entropy_decimal, row.top_decimal]
+        body.append(" & ".join([math(x), *map(decimal_math, decimals)]))
     spec = "c|" + "c" * p.n_k + "|" + "c" * p.d_v + "|cc"
     return rf"\begin{{array}}{{{spec}}} " + " & ".join(head) + r" \\ \hline " + \
         r" \\ ".join(body) + r" \end{array}"
