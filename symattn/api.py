@@ -32,10 +32,11 @@ from .exact.heads import attend_heads
 from .exact.shown import shown_stages
 from .model import MultiHeadTrace, Problem, Trace
 from .numeric import decimal_grid
+from .parse.layout import check_label_prefix, parse_width
 from .parse.options import read_gradient, read_sweep
 from .parse.reader import Reader
 from .parse.spec import ProblemReader
-from .renderers import FORMATS, latex, markdown, render_derivation, render_trace
+from .renderers import FORMATS, MARKDOWN_DEPTH, latex, markdown, render_derivation, render_trace
 from .renderers.gradient_doc import render_gradient
 from .renderers.heads_doc import build_heads, heads_json, heads_text
 from .renderers.nonunique_doc import render_nonunique
@@ -107,23 +108,32 @@ def _rows(matrix: Any) -> list[list[Any]] | None:
     return [list(row) if isinstance(row, (list, tuple)) else row for row in matrix]
 
 
-PRESENTATION_DEFAULTS = {"lang": "en", "detail": "standard", "row": None, "places": 4,
+PRESENTATION_DEFAULTS = {"lang": "en", "detail": "textbook", "row": None, "places": 4,
                          "figure": False}
 
 
 def render(trace: Trace, to: str = "text", *, lang: str | None = None, detail: str | None = None,
            row: int | None = None, places: int | None = None, figure: bool | None = None,
-           standalone: bool = False, digits: int = 50) -> str:
+           standalone: bool = False, digits: int = 50, width: str | float = "article",
+           heading: str = "section", numbered: bool = False, label: str | None = None,
+           preamble: bool = False) -> str:
     """Render a trace: "text", "json", "latex" or "markdown" (derivations in "en" or "zh").
 
     For LaTeX and Markdown the checks run first (at `digits`) so the derivation can close with
-    them; `detail` is "summary", "standard" (one row written out: `row`, default the last) or
-    "full" (every row); `figure` adds a heatmap of A. An option left as None takes the problem
-    file's [derivation] value, else its default (PRESENTATION_DEFAULTS).
+    them; `detail` is "summary", "textbook" (every stage with its reason; `row` also writes that
+    row out step by step) or "full" (every row step by step); `figure` adds a heatmap of A. An
+    option left as None takes the problem file's [derivation] value, else its default
+    (PRESENTATION_DEFAULTS). Layout: `width` (article, book, 12cm, 400pt, 70 characters or
+    points as a number), `heading` (the title's sectioning command), `numbered`, `label` (a
+    \\label prefix); `preamble` gives the \\usepackage lines the LaTeX fragment needs.
     """
+    points = width if isinstance(width, (int, float)) else parse_width(width)
+    layout = {"width": float(points), "heading": heading, "numbered": numbered,
+              "label": check_label_prefix(label) if label is not None else None}
     if isinstance(trace, MultiHeadTrace):
-        return _render_heads(trace, to, lang=lang or "en", detail=detail or "summary",
-                             places=4 if places is None else places, standalone=standalone,
+        options = Options(lang=lang or "en", detail=detail or "textbook",
+                          places=4 if places is None else places, **layout)
+        return _render_heads(trace, to, options, standalone=standalone, preamble=preamble,
                              digits=digits)
     given = {"lang": lang, "detail": detail, "row": row, "places": places, "figure": figure}
     chosen = {**PRESENTATION_DEFAULTS, **dict(trace.problem.presentation),
@@ -138,28 +148,30 @@ def render(trace: Trace, to: str = "text", *, lang: str | None = None, detail: s
         decimals = {n: decimal_grid(trace.stage(n), places) for n in ("A", "O")} \
             if to == "text" and exact else None
         return render_trace(trace.complete(), to, decimals, shown_stages(trace))
-    options = Options(lang=lang, detail=detail, row=row, places=places, figure=figure)
+    options = Options(lang=lang, detail=detail, row=row, places=places, figure=figure, **layout)
     derivation = derive(trace, check(trace, digits=digits), options)
-    return render_derivation(derivation, to, standalone=standalone)
+    return render_derivation(derivation, to, standalone=standalone, preamble=preamble)
 
 
-def _render_heads(trace: MultiHeadTrace, to: str, *, lang: str, detail: str, places: int,
-                  standalone: bool, digits: int) -> str:
+def _render_heads(trace: MultiHeadTrace, to: str, options: Options, *, standalone: bool,
+                  preamble: bool, digits: int) -> str:
     """A multi-head trace: text, JSON, or the derivation of every head and the output."""
     if to == "json":
         return heads_json(trace.complete())
     if to == "text":
-        return heads_text(trace.complete(), [{n: decimal_grid(h.stage(n), places) for n in ("A", "O")}
-                                  for h in trace.heads])
-    derivation = derive_heads(trace, check_heads(trace, digits),
-                              Options(lang=lang, detail=detail, places=places))
-    blocks = build_heads(derivation)
+        return heads_text(trace.complete(), [{n: decimal_grid(h.stage(n), options.places)
+                                              for n in ("A", "O")} for h in trace.heads])
+    blocks = build_heads(derive_heads(trace, check_heads(trace, digits), options))
     if to == "markdown":
-        return markdown.document(blocks)
-    if not standalone:
-        return latex.fragment(blocks)
+        return markdown.document(blocks, MARKDOWN_DEPTH[options.heading])
     labels = "".join(trace.heads[0].problem.row_labels + (trace.problem.title or "",))
-    return latex.document(blocks, lang, needs_cjk(labels))
+    if preamble:
+        return "\n".join(latex.preamble(blocks, options.lang, needs_cjk(labels))) + "\n"
+    headings = latex.Headings(options.heading, options.numbered, options.label)
+    if not standalone:
+        return latex.fragment(blocks, headings, options.lang, needs_cjk(labels))
+    return latex.document(blocks, options.lang, needs_cjk(labels), margins=False,
+                          headings=headings)
 
 
 ANALYSIS_FORMATS = {Sweep: ("text", "json", "latex", "markdown", "svg"),

@@ -93,6 +93,7 @@ class Problem:
     scale: sp.Expr | None = None  # None: 1/sqrt(d_k)
     fully_masked: str = "error"
     title: str | None = None
+    title_zh: str | None = None  # the title of a Chinese derivation, when the file gives one
     tokens: tuple[str, ...] | None = None
     key_tokens: tuple[str, ...] | None = None
     symbols: tuple[sp.Symbol, ...] = ()
@@ -168,6 +169,7 @@ class ShapeProblem:
     d_k: int
     d_v: int
     title: str | None = None
+    title_zh: str | None = None
     source: str = "<problem>"
     answers: tuple = ()
     grading: Grading = Grading()
@@ -328,6 +330,7 @@ class MultiHeadProblem:
     presentation: tuple[tuple[str, object], ...] = ()
     answers: tuple = ()  # claims about the output: O is MHA(X) here
     grading: Grading = Grading()
+    title_zh: str | None = None
 
     @property
     def symbols(self) -> tuple[sp.Symbol, ...]:

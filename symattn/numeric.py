@@ -8,6 +8,7 @@ distinct subexpression (a row's shared denominator, every exp atom) is evaluated
 
 from __future__ import annotations
 
+from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from typing import Callable, Mapping
 
@@ -365,6 +366,26 @@ def has_huge_exp(expr: sp.Expr) -> bool:
 
 def decimal_grid(matrix: sp.ImmutableMatrix, places: int = 4,
                  values: Mapping[sp.Symbol, sp.Expr] | None = None) -> list[list[str]]:
-    """decimal_string of every entry of a matrix."""
-    return [[decimal_string(matrix[i, j], places, values) for j in range(matrix.cols)]
-            for i in range(matrix.rows)]
+    """Every entry of a matrix as shown: decimal_string, or a non-zero value that rounds to
+    zero in scientific form (4.5e-5), never 0.0000."""
+    def shown(x: sp.Expr) -> str:
+        text = decimal_string(x, places, values)
+        if text.lstrip("-").strip("0.") or x.is_zero or not x.is_number:
+            return text
+        mantissa, exponent = scientific(to_mpf(context(places + 20), x, values or {}))
+        return f"{mantissa}e{exponent}"
+    return [[shown(matrix[i, j]) for j in range(matrix.cols)] for i in range(matrix.rows)]
+
+
+SIGNIFICANT = 2  # digits of a tiny value's scientific form
+
+
+def scientific(number: mpmath.mpf) -> tuple[str, int]:
+    """SIGNIFICANT digits and a power of ten, halves away from zero: ("4.5", -5)."""
+    sign, digits, exponent = to_digits_exp(number._mpf_, 30)
+    x = Decimal(f"{sign}{digits[0]}.{digits[1:]}")
+    step = Decimal(10) ** -(SIGNIFICANT - 1)
+    mantissa = x.quantize(step, ROUND_HALF_UP)
+    if abs(mantissa) >= 10:  # 9.96e-7 rounds to 1.0e-6
+        mantissa, exponent = (mantissa / 10).quantize(step, ROUND_HALF_UP), exponent + 1
+    return str(mantissa), exponent

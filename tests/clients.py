@@ -68,3 +68,24 @@ def katex_errors(blocks: list[dict]) -> list[dict]:
     done = subprocess.run(["node", str(KATEX_DIR / "check.js")], input=json.dumps(blocks),
                           capture_output=True, text=True, timeout=120, check=True)
     return json.loads(done.stdout)
+
+
+MARKDOWN_MODULES = ("katex", "markdown-it", "@mdit/plugin-tex")
+
+
+def render_markdown(documents: list[str]) -> list[dict]:
+    """Render whole Markdown documents as a math-aware site does (tools/katex/markdown.js:
+    markdown-it, @mdit/plugin-tex's $..$ and $$..$$ rules, KaTeX strict with throwOnError), all
+    in one node process. One dict per document: html, errors, math (= display + inline rendered),
+    rendered [{tex, display}], leaks [{match, context, line, where, escaped}] (math-looking text
+    left outside KaTeX; escaped says when a Markdown escape or entity in the source made it)."""
+    need(shutil.which("node") is not None, "node is not installed")
+    missing = [m for m in MARKDOWN_MODULES if not (KATEX_DIR / "node_modules" / m).is_dir()]
+    need(not missing, f"{', '.join(missing)} not installed (npm ci --prefix tools/katex)")
+    done = subprocess.run(["node", str(KATEX_DIR / "markdown.js")], input=json.dumps(documents),
+                          capture_output=True, text=True, encoding="utf-8", timeout=300,
+                          check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    results = json.loads(done.stdout)
+    assert len(results) == len(documents)
+    return results

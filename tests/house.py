@@ -23,7 +23,7 @@ LAYERS = (
     ("exact", ("exact", "exact.*")),
     ("checks, answers, analyses", ("checks", "checks.*", "answers", "answers.*", "analyses",
                                    "analyses.*")),
-    ("derivation", ("derivation",)),
+    ("derivation", ("derivation", "derivation.*")),
     ("renderers, page, exercises", ("renderers", "renderers.*", "page", "page.*", "exercises",
                                     "exercises.*")),
     ("cli, api", ("", "__main__", "api", "cli", "cli.*", "notebook")),
@@ -31,7 +31,7 @@ LAYERS = (
 """Lowest first: a module imports only from its own layer or the layers below it."""
 
 NOUNS = ("errors", "limits", "model", "reports", "*.results")
-RENDERER_MAY_IMPORT = NOUNS + ("derivation", "renderers", "renderers.*", "parse.labels")
+RENDERER_MAY_IMPORT = NOUNS + ("derivation", "derivation.*", "renderers", "renderers.*", "parse.labels")
 """Renderers lay out nouns and derivations; parse.labels refuses control characters in labels."""
 NOUNS_MAY_IMPORT = NOUNS + ("parse", "parse.*")
 """Result types hold parsed inputs (a sweep's axes, a gradient's upstream) and nothing computed."""

@@ -31,7 +31,7 @@ def test_projections_give_q_k_v_and_exact_weights():
 
 def test_the_derivation_shows_the_projections_first():
     md = symattn.render(symattn.attend(symattn.load_problem(FOUR)), "markdown", lang="zh")
-    assert "query、key、value 由同一输入 $X$ 线性投影得到" in md
+    assert "query、key、value 由 $X$ 线性投影得到，每行对应一个 token：" in md
     assert md.index("Q &= XW_Q") < md.index("QK^{\\mathsf T}")
 
 
@@ -42,7 +42,9 @@ def test_cross_attention_from_y():
     trace = symattn.attend(problem)
     assert (problem.n_q, problem.n_k) == (1, 3)
     assert list(trace.A.row(0)) == [R(2, 5), R(1, 5), R(2, 5)]
-    assert "Queries come from $X$, keys and values from $Y$" in symattn.render(trace, "markdown")
+    md = symattn.render(trace, "markdown")
+    assert "The queries are projections of $X$, the keys and values of $Y$:" in md
+    assert r"K &= YW_K = " in md
 
 
 @pytest.mark.parametrize("text, message", [

@@ -533,20 +533,25 @@ def test_grading_command_ranges(example, tmp_path, capsys, option, at, past):
 # 1e15 on) and a cross-check at raised working precision, in every format and on the page;
 # larger ones are refused up front (limits.MAX_LOGIT_DIGITS).
 
-BIG = {  # name -> (file body, A's decimals, a decimal beside a name or O in the derivation)
-    "logit-9950": ('Q = [["-9950"]]\nK = [[1], [0]]\nV = [[1], [2]]\n', [["0.0000", "1.0000"]],
-                   r"e^{9950} \approx 1.6986 \times 10^{4321}"),
+TEN_100 = 4342944819032518276511289189166050822943970058036665661144537831658646492088707747292249493384317484  # floor(10^100 log10 e) + 1: e^(-10^100) is 6.5e-TEN_100
+BIG = {  # name -> (file body, A's decimals, a decimal the derivation shows); each tiny weight was
+    # checked against mpmath at 150 digits (e.g. 1/(1 + e^9950) = 5.8871e-4322)
+    "logit-9950": ('Q = [["-9950"]]\nK = [[1], [0]]\nV = [[1], [2]]\n', [["5.9e-4322", "1.0000"]],
+                   r"5.9 \times 10^{-4322} & 1.0000"),
     "bias-minus-1e100": ('Q = [[1]]\nK = [[1], [0]]\nV = [[1], [2]]\n[attention]\n'
-                         'bias = [["-1e100", 0]]\n', [["0.0000", "1.0000"]], r"\approx 2.0000"),
+                         'bias = [["-1e100", 0]]\n', [[f"1.8e-{TEN_100 - 1}", "1.0000"]],
+                         r"1.8 \times 10^{-4.3 \times 10^{99}} & 1.0000"),
     "bias-1e100": ('Q = [[1]]\nK = [[1], [0]]\nV = [[1], [2]]\n[attention]\n'
-                   'bias = [["1e100", 0]]\n', [["1.0000", "0.0000"]], r"\approx 1.0000"),
+                   'bias = [["1e100", 0]]\n', [["1.0000", f"2.4e-{TEN_100}"]],
+                   r"1.0000, 2.4 \times 10^{-4.3 \times 10^{99}}"),
     "temperature-1e-100": ('Q = [[1]]\nK = [[1], [0]]\nV = [[1], [2]]\n[attention]\n'
-                           'temperature = "1e-100"\n', [["1.0000", "0.0000"]], r"\approx 1.0000"),
+                           'temperature = "1e-100"\n', [["1.0000", f"6.5e-{TEN_100}"]],
+                           r"1.0000, 6.5 \times 10^{-4.3 \times 10^{99}}"),
     "logits-8e199-one-apart": ('Q = [["9e99"]]\nK = [["9e99"], ["9e99 + 1/(9e99)"]]\n'
                                'V = [[1], [2]]\n', [["0.2689", "0.7311"]], r"\approx 1.7311"),
     "logit-1e8": ('Q = [["1e4"], [1]]\nK = [["1e4"], [0]]\nV = [[1], [2]]\n',
-                  [["1.0000", "0.0000"], ["1.0000", "0.0000"]],
-                  r"\frac{e^{10000}}{1 + e^{10000}}"),
+                  [["1.0000", "6.5e-43429449"], ["1.0000", "1.1e-4343"]],
+                  r"1.0000 & 6.5 \times 10^{-43429449} \\ 1.0000 & 1.1 \times 10^{-4343}"),
 }
 
 
@@ -566,7 +571,7 @@ def test_large_logits_have_correct_decimals_in_every_format(tmp_path, capsys, na
     trace = attend(load_problem(path))
     report = check(trace)
     assert report.passed, report.results
-    assert derive(trace, report).decimals["A"] == BIG[name][1]
+    assert [[a.text for a in row] for row in derive(trace, report).decimals["A"]] == BIG[name][1]
     assert cli.main(["solve", str(path)]) == 0
     text = capsys.readouterr().out
     assert all(f" {x}" in text for row in BIG[name][1] for x in row)
@@ -597,7 +602,10 @@ def test_a_weight_near_one_is_not_printed_as_a_half(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "~ 0.5000" not in out and "A[2,2] = " in out
     row = [line for line in out.splitlines() if line.strip().startswith("A[2,")]
-    assert [line.rsplit("~ ", 1)[1] for line in row] == ["0.0000", "1.0000", "0.0000"]
+    shown = [line.rsplit("~ ", 1)[1] for line in row]
+    assert shown[1] == "1.0000"  # e^(-8.1e299) and e^(-9e99): 10^(-3.5e299) and 10^(-3.9e99)
+    assert shown[0].startswith("2.7e-35177853034163") and len(shown[0]) == 5 + 300
+    assert shown[2].startswith("1.4e-3908650337129266") and len(shown[2]) == 5 + 100
 
 
 def test_decimals_of_huge_and_tiny_values():
@@ -648,8 +656,9 @@ def test_a_cross_check_needing_too_many_digits_is_not_decided(tmp_path, capsys):
     assert cli.main(["check", str(path), "--lang", "zh"]) == 1
     assert "（超过数值计算可用的 2500 位），取 x = 3/7" in capsys.readouterr().out
     assert cli.main(["solve", str(path), "--format", "markdown"]) == 0
-    assert ("Exact values could not be compared with an independent 50-digit mpmath computation "
-            "(they need more than 2500 working digits): not decided") in capsys.readouterr().out
+    assert ("The check “exact = numeric” is not decided: to compare to 50 digits the values need "
+            "about 3850 working digits, more than the 2500 the numerics may use at x = 3/7.") \
+        in capsys.readouterr().out
 
 
 def test_decimal_answers_about_huge_values_are_judged_quickly(tmp_path, capsys):

@@ -65,44 +65,49 @@ def render(name, example, **options):
 
 
 def test_causal_seed_row_three_is_written_out(example):
-    md = render("02_causal_three_positions", example, to="markdown")
+    md = render("02_causal_three_positions", example, to="markdown", row=3)
     assert r"e^{L_{3,2}} &= e^{\ln 3} = 3" in md
-    assert r"\sum_{j} e^{L_{3,j}} &= 1 + 3 + 2 = 6" in md
-    assert r"A_{3,2} &= \frac{3}{6} = \frac{1}{2} \approx 0.5000" in md
-    assert r"\frac{1}{6} + \frac{1}{2} + \frac{1}{3} = 1" in md
-    assert (r"O_{3,1} &= \frac{1}{6} \cdot 2 + \frac{1}{2} \cdot 0 + \frac{1}{3} \cdot 6 = "
-            r"\frac{7}{3} \approx 2.3333") in md
+    assert r"Z_{3} &= \sum_j e^{L_{3,j}} = 1 + 3 + 2 = 6" in md
+    assert r"A_{3,2} &= \frac{e^{L_{3,2}}}{Z_{3}} = 3/6 = 1/2 \\" in md  # 1/2 needs no ≈ 0.5
+    assert r"A_{3,1} &= \frac{e^{L_{3,1}}}{Z_{3}} = 1/6 \approx 0.1667" in md  # not 1/6 = 1/6
+    assert "\n1/6 + 1/2 + 1/3 = 1\n" in md
+    assert (r"O_{3,1} &= \sum_j A_{3,j} V_{j,1} = \left(1/6\right) \cdot 2 + \left(1/2\right) "
+            r"\cdot 0 + \left(1/3\right) \cdot 6 = 7/3 \approx 2.3333") in md
 
 
 def test_two_position_seed_names_a_p_q(example):
     md = render("01_two_positions", example, to="markdown")
-    assert r"a &= \frac{\sqrt{2}}{2} \approx 0.7071" in md
-    assert r"p &= \frac{e^{a}}{e^{a} + 1} \approx 0.6698" in md
-    assert r"q &= \frac{1}{e^{a} + 1} \approx 0.3302" in md
-    assert r"\left[\begin{array}{cc} p & q \\ q & p \end{array}\right]" in md
-    assert r"\approx \left[\begin{array}{cc} 1.3395 & 1.3210 \\ 0.6605 & 2.6790 \end{array}\right]" in md
+    assert r"write $a = \frac{1}{\sqrt{2}} \approx 0.7071$:" in md
+    assert (r"with $p = \frac{e^{a}}{e^{a} + 1} \approx 0.6698$ and "
+            r"$q = 1 - p = \frac{1}{e^{a} + 1} \approx 0.3302$, gives:") in md
+    assert r"A = \left[\begin{array}{cc} p & q \\ q & p \end{array}\right]" in md
+    assert (r"= \left[\begin{array}{cc} 2 p & 4 q \\ 2 q & 4 p \end{array}\right] \approx "
+            r"\left[\begin{array}{cc} 1.3395 & 1.3210 \\ 0.6605 & 2.6790 \end{array}\right]") in md
 
 
 def test_five_tokens_use_a_generator_t(example):
-    md = render("05_five_tokens_temperature", example, to="markdown", lang="zh", row=5)
-    assert r"t &= e^{\frac{20 \sqrt{3}}{51}} \approx 1.9724" in md
-    assert r"\sum_{j} e^{L_{5,j}} &= t + t + t^{2} + t^{3} + t^{2} = t^{3} + 2 t^{2} + 2 t" in md
+    md = render("13_five_tokens_no_mask", example, to="markdown", lang="zh", row=5)
+    assert r"指数化后，记 $t = e^{20 \sqrt{3}/51} \approx 1.9724$，对应" in md
+    assert r"Z_{5} &= \sum_j e^{L_{5,j}} = t + t + t^{2} + t^{3} + t^{2} = t^{3} + 2 t^{2} + 2 t" in md
     assert "第 5 行（权重）逐步计算" in md
-    assert "逐行 softmax 权重" in md
 
 
-@pytest.mark.parametrize("detail, rows", [("summary", []), ("standard", [3]), ("full", [1, 2, 3])])
-def test_detail_levels(example, detail, rows):
-    md = render("02_causal_three_positions", example, to="markdown", detail=detail)
+@pytest.mark.parametrize("detail, row, rows", [("summary", None, []), ("textbook", None, []),
+                                               ("textbook", 3, [3]), ("standard", 2, [2]),
+                                               ("full", None, [1, 2, 3])])
+def test_detail_levels(example, detail, row, rows):
+    md = render("02_causal_three_positions", example, to="markdown", detail=detail, row=row)
     assert [int(r) for r in re.findall(r"## Row (\d) ", md)] == rows
-    substitution = r"R = QK^{\mathsf T} = \left[\begin{array}{c} 1 \\ 2 \\ 1 \end{array}\right]\left["
+    substitution = r"QK^{\mathsf T} = \left[\begin{array}{c} 1 \\ 2 \\ 1 \end{array}\right]\left["
     assert (substitution in md) == (detail != "summary")
+    assert ("with sums $1$, $10$ and $6$" in md) == (detail != "summary")
 
 
 def test_chosen_row_and_places(example):
     md = render("02_causal_three_positions", example, to="markdown", row=2, places=2)
     assert "## Row 2 (B) step by step" in md
-    assert r"A_{2,2} &= \frac{9}{10} \approx 0.90" in md
+    assert r"A_{2,2} &= \frac{e^{L_{2,2}}}{Z_{2}} = 9/10 \\" + "\n" in md  # no ≈ 0.90
+    assert r"2.33 & 2.67" in md and "2.3333" not in md
 
 
 def test_fully_masked_row_is_stated(example):
@@ -202,7 +207,7 @@ def test_importing_symattn_in_ipython_registers_the_display():
 
 def test_problem_file_derivation_table_sets_defaults_that_options_override(example):
     trace = symattn.attend(symattn.load_problem(example("05_five_tokens_temperature")))
-    assert dict(trace.problem.presentation) == {"figure": True, "row": 3}
+    assert dict(trace.problem.presentation) == {"figure": True, "row": 3, "places": 3}
     md = symattn.render(trace, "markdown")
     assert "## Row 3 (上下文) step by step" in md and r"\colorbox" in md
     md = symattn.render(trace, "markdown", row=5, figure=False)
@@ -210,7 +215,8 @@ def test_problem_file_derivation_table_sets_defaults_that_options_override(examp
 
 
 @pytest.mark.parametrize("table, message", [
-    ("detail = 'all'", "derivation.detail: must be one of 'summary', 'standard', 'full'"),
+    ("detail = 'all'", "derivation.detail: must be one of 'summary', 'textbook', 'standard', "
+                       "'full'"),
     ("row = 4", "derivation.row: must be an integer from 1 to 3"),
     ("figure = 1", "derivation.figure: must be true or false"),
     ("font = 'x'", "derivation.font: unknown key"),
@@ -221,20 +227,21 @@ def test_bad_derivation_tables(example, table, message):
         symattn.parse_problem(text + f"\n[derivation]\n{table}\n")
 
 
-def _names(md: str) -> list[str]:
-    return re.findall(r"^(\S+) &= ", md.split("## Names used below")[1].split("##")[0], re.M)
+def _names(trace) -> list[str]:
+    from symattn.checks.invariants import check
+    from symattn.derivation import derive
+    return [n.symbol.name for n in derive(trace, check(trace)).names]
 
 
 def test_names_avoid_every_declared_symbol():
     letters = "a b c d t u w z g p q".split()
     trace = symattn.attention([[1, 0], [0, 1]], [[1, 0], [0, 1]], [["a", "b"], ["c", "d"]],
                               symbols={name: "real" for name in letters})
-    assert _names(symattn.render(trace, "markdown", detail="full")) == ["a_{1}", "r", "v"]
+    assert _names(trace) == ["a_1", "r", "p_1"]
     Q, K, V = [[1], [2]], [["sqrt(2)"], ["sqrt(3)"], [0]], [[1], [0], [2]]
-    assert _names(symattn.render(symattn.attention(Q, K, V), "markdown")) == ["t_{1}", "t_{2}"]
+    assert _names(symattn.attention(Q, K, V)) == ["t_1", "t_2"]
     taken = {"t_1": "real", "t_2": "real", "u": "real"}
-    assert _names(symattn.render(symattn.attention(Q, K, V, symbols=taken), "markdown")) == \
-        ["w_{1}", "w_{2}"]
+    assert _names(symattn.attention(Q, K, V, symbols=taken)) == ["w_1", "w_2"]
 
 
 def test_renderers_never_build_a_stage(example, monkeypatch):

@@ -197,7 +197,7 @@ ERRORS = [
     # unknown keys
     ("foo = 1\n" + BASE,
      "p.toml, foo: unknown key (expected one of answers, attention, derivation, gradient, grading, heads, input, key_tokens, sweep, symbols, title, "
-     "tokens)", InputError, "unknown-top-level-key"),
+     "title_zh, tokens)", InputError, "unknown-top-level-key"),
     (BASE + "W = [[1]]\n",
      "p.toml, input.W: unknown key (expected one of K, L, Q, R, S, V, W_K, W_O, W_Q, W_V, X, Y, "
      "batch, d_k, heads, layout)", InputError, "unknown-input-key"),
@@ -206,7 +206,7 @@ ERRORS = [
      "key_lengths, mask, masked, scale, temperature)", InputError, "unknown-attention-key"),
     ('"a\\u202eb" = 1\n' + BASE,
      "p.toml, 'a\\u202eb': unknown key (expected one of answers, attention, derivation, gradient, grading, heads, input, key_tokens, sweep, symbols, "
-     "title, tokens)", InputError, "unknown-key-with-bidi-quoted"),
+     "title, title_zh, tokens)", InputError, "unknown-key-with-bidi-quoted"),
     # missing and mistyped tables
     ('title = "x"\n', "p.toml, input: missing table", InputError, "missing-input"),
     ("input = 1\n", "p.toml, input: must be a table, not an integer", InputError,

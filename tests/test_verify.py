@@ -214,7 +214,7 @@ def test_bad_answer_files_exit_2(capsys, tmp_path, content, message):
 
 
 def test_no_claims_exit_2(capsys):
-    code, _, err = run(capsys, "verify", str(EXAMPLES / "05_five_tokens_temperature" / "problem.toml"))
+    code, _, err = run(capsys, "verify", str(EXAMPLES / "13_five_tokens_no_mask" / "problem.toml"))
     assert code == 2 and "no claims to verify" in err
 
 

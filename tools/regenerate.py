@@ -37,7 +37,7 @@ def golden(problem: Path) -> dict[str, str]:
                                     standalone=options["to"] == "latex")
                 for name, options in VARIANTS.items()}
     trace = attend_heads(loaded) if isinstance(loaded, MultiHeadProblem) else attend(loaded)
-    return {name: render(trace, **options, standalone=options["to"] == "latex", figure=True)
+    return {name: render(trace, **options, standalone=options["to"] == "latex")
             for name, options in VARIANTS.items()}
 
 

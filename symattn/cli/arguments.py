@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from ..parse.layout import HEADINGS
 from .output import UsageError
 
 DOCUMENT_FORMATS = ("text", "json", "latex", "markdown")
@@ -27,8 +28,19 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--format", choices=("text", "json", "latex", "markdown"), default="text")
     solve.add_argument("--lang", choices=("en", "zh"),
                        help="language of a derivation (latex, markdown)")
-    solve.add_argument("--detail", choices=("summary", "standard", "full"),
-                       help="summary: matrices only; standard: one row written out; full: all rows")
+    solve.add_argument("--detail", choices=("summary", "textbook", "full", "standard"),
+                       help="summary: the stages' results; textbook (default): every stage "
+                            "with its reason, as a course's worked example; full: textbook and "
+                            "every row step by step; standard: the old name of textbook")
+    solve.add_argument("--width", help="text width for laying out displays: article, book, a "
+                                       "length (12cm, 400pt) or characters (70); default article")
+    solve.add_argument("--heading-level", choices=HEADINGS,
+                       help="sectioning command of the title (default section)")
+    solve.add_argument("--numbered", action="store_true", help="numbered headings")
+    solve.add_argument("--label-prefix", help="\\label the title with this, parts with "
+                                               "PREFIX:checks, ... (LaTeX)")
+    solve.add_argument("--preamble", action="store_true",
+                       help="print the \\usepackage lines the LaTeX fragment needs, and nothing else")
     solve.add_argument("--row", type=int, help="the query row written out (1-based; default last)")
     solve.add_argument("--places", type=int, help="decimal places shown (default 4)")
     solve.add_argument("--figure", action="store_const", const=True,

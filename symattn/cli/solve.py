@@ -10,8 +10,10 @@ from ..checks.heads import check_heads
 from ..checks.invariants import check
 from ..exact.attention import attend
 from ..exact.heads import attend_heads
+from ..errors import InputError
 from ..limits import MAX_CHECK_DIGITS, MAX_PLACES
 from ..model import MultiHeadProblem, ShapeProblem
+from ..parse.layout import check_label_prefix, parse_width
 from ..renderers.shapes_doc import render_shapes, shapes_check
 from ..renderers.text import render_heads_report, render_report
 from .loading import load
@@ -39,9 +41,22 @@ def _solve(trace, args: argparse.Namespace) -> int:
     check_digits(args.digits)
     text = render(trace, args.format, lang=args.lang, detail=args.detail, row=args.row,
                   places=args.places, figure=args.figure, standalone=args.standalone,
-                  digits=args.digits)
+                  digits=args.digits, **layout(args))
     write(text, args)
     return EXIT_OK
+
+
+def layout(args: argparse.Namespace) -> dict:
+    """--width, --heading-level, --numbered, --label-prefix and --preamble, checked."""
+    try:
+        width = parse_width(args.width) if args.width is not None else "article"
+        label = check_label_prefix(args.label_prefix) if args.label_prefix is not None else None
+    except InputError as error:
+        raise UsageError(f"symattn solve: {error}") from None
+    if args.preamble and args.format != "latex":
+        raise UsageError("symattn solve: --preamble goes with --format latex")
+    return {"width": width, "heading": args.heading_level or "section",
+            "numbered": args.numbered, "label": label, "preamble": args.preamble}
 
 
 def check_digits(digits: int) -> None:
@@ -66,7 +81,7 @@ def _heads(problem: MultiHeadProblem, args: argparse.Namespace) -> int:
         sys.stdout.write(render_heads_report(report, args.lang))
         return EXIT_OK if report.passed else EXIT_FAILED
     text = render(trace, args.format, lang=args.lang, detail=args.detail, places=args.places,
-                  standalone=args.standalone, digits=args.digits)
+                  standalone=args.standalone, digits=args.digits, **layout(args))
     write(text, args)
     return EXIT_OK
 

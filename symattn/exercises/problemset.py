@@ -35,7 +35,7 @@ def exercise_of(job: tuple[str, str]) -> Exercise:
     if not isinstance(problem, Problem):
         raise InputError("a problem set takes single-head problems with values", source=path)
     trace = attend(problem)
-    return exercise(derive(trace, check(trace, digits=30), Options(lang=lang, detail="standard")))
+    return exercise(derive(trace, check(trace, digits=30), Options(lang=lang, detail="textbook")))
 
 
 def exercises(files: list[Path], lang: str, jobs: int = 1,

@@ -19,19 +19,14 @@ from ..exact.attention import attend
 from ..exact.substitute import substitute
 from ..model import Problem, ShapeProblem
 from ..numeric import decimal_string
-from ..renderers.document import (
-    Block,
-    Display,
-    Heading,
-    Items,
-    Paragraph,
-    Segment,
-    check_blocks,
-    row_blocks,
-)
+from ..renderers.blocks import Block, Display, Heading, Items, Paragraph, Segment, Step
+from ..renderers.checks_doc import check_blocks
+from ..renderers.fit import Fit
+from ..renderers.walk import row_blocks
 from ..renderers.markdown import block as markdown_block
 from ..renderers.phrases import PHRASES
-from ..renderers.printer import decimal_math, escape_text, math
+from ..renderers.printer import approx as approx_math
+from ..renderers.printer import escape_text, math
 from .phrases import page_phrases
 
 TABLES = ("Q", "K", "V", "R", "S", "M", "L", "A", "O")
@@ -179,9 +174,10 @@ def variant(problem: Problem, tau: sp.Expr, mask: str, lang: str, places: int,
         "tables": tables,
         "names": [block_json(store, b) for b in names_blocks(d)],
         "readable": [[int(ok) for ok in row] for row in trace.readable],
-        "weights": d.decimals.get("A"), "outputs": d.decimals.get("O"),
-        "rows": [[block_json(store, b) for b in row_blocks(d, steps)] for steps in d.rows],
-        "checks": [block_json(store, b) for b in check_blocks(d)],
+        "weights": texts(d.decimals.get("A")), "outputs": texts(d.decimals.get("O")),
+        "rows": [[block_json(store, b) for b in flat(row_blocks(d, steps, Fit(d.options.width)))]
+                 for steps in d.rows],
+        "checks": [block_json(store, b) for b in flat(check_blocks(d))],
         "passed": report.passed,
     }
 
@@ -200,11 +196,27 @@ def cell_decimal(value: sp.Expr, places: int | None) -> str | None:
     return decimal_string(value, places)
 
 
+def texts(grid) -> list[list[str | None]] | None:
+    """Decimals as the page shows and reads them: 0.1667, 0.1, 4.5e-5."""
+    return [[a.text if a is not None else None for a in row] for row in grid] if grid else None
+
+
+def flat(blocks: list[Block]) -> list[Block]:
+    """A Step's sentences and displays as the page's paragraphs and displays, in order."""
+    out: list[Block] = []
+    for b in blocks:
+        if isinstance(b, Step):
+            out += [part if isinstance(part, Display) else Paragraph(part) for part in b.parts]
+        else:
+            out.append(b)
+    return out
+
+
 def names_blocks(d: Derivation) -> list[Block]:
     """The named subexpressions (t = e^..., p = ...), as the derivation's "names" block writes them."""
     if not d.names:
         return []
-    approx = [rf" \approx {decimal_math(n.decimal)}" if n.decimal is not None else ""
+    approx = [rf" \approx {approx_math(n.decimal)}" if n.decimal and not n.decimal.exact else ""
               for n in d.names]
     return [Display(tuple(f"{math(n.symbol)} &= {math(n.value)}{a}"
                           for n, a in zip(d.names, approx)))]

@@ -67,22 +67,25 @@ def read_multi_head(reader: Any, data: Mapping[str, Any], inputs: Mapping[str, A
     for table in OPTION_TABLES:
         if table in data:
             raise reader.fail(table, f"[{table}] works on single-head problems, not with [[heads]]")
+    title, title_zh = reader.titles(data)
     problems = []
     for k, head in enumerate(heads, start=1):
         reader.only(head, HEAD_KEYS, f"heads[{k}]")
         options = {**data.get("attention", {}), **reader.table(head, "attention", required=False)}
-        single = {key: value for key, value in data.items() if key not in ("heads", "answers")}
+        single = {key: value for key, value in data.items()
+                  if key not in ("heads", "answers", "title", "title_zh")}
         single["input"] = {**{n: inputs[n] for n in ("X", "Y") if n in inputs},
                            **{n: head[n] for n in ("W_Q", "W_K", "W_V") if n in head}}
         single["attention"] = options
-        single["title"] = f"{data.get('title', 'Head')} — head {k}" if "title" in data else f"Head {k}"
+        single["title"] = f"{title} — head {k}" if title else f"Head {k}"
+        if title_zh:
+            single["title_zh"] = f"{title_zh}——第 {k} 个头"
         problems.append(reader.problem(single, where=f"heads[{k}]"))
     W_O = reader.matrix(inputs["W_O"], "input.W_O", symbols)
     width = sum(h.d_v for h in problems)
     if W_O.rows != width:
         raise ProblemError(f"W_O has {W_O.rows} rows but the heads' outputs together have {width} "
                            "columns", source=reader.source, key="input.W_O")
-    title = reader.label(data["title"], "title") if "title" in data else None
     return MultiHeadProblem(tuple(problems), W_O, title, reader.source, problems[0].presentation,
                             read_answers(data, symbols, reader.source),
-                            read_grading(data, reader.source))
+                            read_grading(data, reader.source), title_zh)

@@ -140,6 +140,19 @@ class Reader:
         except InputError as error:
             raise error.located(source=self.source, key=key) from None
 
+    def titles(self, data: Mapping[str, Any]) -> tuple[str | None, str | None]:
+        """title = "..." (with title_zh = "..." for Chinese), or a [title] table with en and zh."""
+        value = data.get("title")
+        if isinstance(value, dict):
+            self.only(value, frozenset({"en", "zh"}), "title")
+            if "title_zh" in data:
+                raise self.fail("title_zh", "give the Chinese title once: in [title] or here")
+            found = tuple(self.label(value[k], f"title.{k}") if k in value else None
+                          for k in ("en", "zh"))
+            return found[0] or found[1], found[1]
+        title = self.label(value, "title") if value is not None else None
+        return title, self.label(data["title_zh"], "title_zh") if "title_zh" in data else None
+
     def labels(self, value: Any, key: str, count: int) -> tuple[str, ...] | None:
         if value is None:
             return None

@@ -34,8 +34,9 @@ def shape_problem(reader: Any, data: Mapping[str, Any], inputs: Mapping[str, Any
     if heads and (d_k % heads or d_v % heads):
         raise reader.fail("input.heads", f"{heads} heads must split d_k = {d_k} and d_v = {d_v} "
                           "evenly")
-    title = reader.label(data["title"], "title") if "title" in data else None
-    return ShapeProblem(n_q=n_q, n_k=n_k, d_k=d_k, d_v=d_v, title=title, source=reader.source,
+    title, title_zh = reader.titles(data)
+    return ShapeProblem(n_q=n_q, n_k=n_k, d_k=d_k, d_v=d_v, title=title, title_zh=title_zh,
+                        source=reader.source,
                         answers=answers, grading=grading, batch=batch, heads=heads, d_out=d_out)
 
 

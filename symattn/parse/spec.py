@@ -19,9 +19,9 @@ from .scores import given_scores
 from .shapes import check_shapes, shape_problem
 
 OPTION_TABLES = ("sweep", "gradient")  # single-head analyses, read here with the problem
-TOP_KEYS = frozenset({"heads", "title", "tokens", "key_tokens", "symbols", "input", "attention",
+TOP_KEYS = frozenset({"heads", "title", "title_zh", "tokens", "key_tokens", "symbols", "input", "attention",
                       "answers", "grading", "derivation", *OPTION_TABLES})
-DERIVATION_KEYS = {"lang": ("en", "zh"), "detail": ("summary", "standard", "full"),
+DERIVATION_KEYS = {"lang": ("en", "zh"), "detail": ("summary", "textbook", "standard", "full"),
                    "row": None, "places": None, "figure": None}
 INPUT_KEYS = frozenset({"Q", "K", "V", "X", "Y", "W_Q", "W_K", "W_V", "W_O", "R", "S", "L", "d_k",
                         "layout", "batch", "heads"})
@@ -97,6 +97,7 @@ class ProblemReader(Reader):
             Q, K, V = project(projections, self.source, where)
         check_shapes(Q, K, V, self.source)
         n_q, n_k = Q.rows, K.rows
+        titles = self.titles(data)
         keep = both(both(self.keep(options.get("keep"), n_q, n_k), scores.pop("masked", None)),
                     self.keep(options.get("masked"), n_q, n_k, "attention.masked"))
         return Problem(
@@ -108,7 +109,7 @@ class ProblemReader(Reader):
             temperature=self.temperature(options.get("temperature", 1), symbols),
             scale=scores.pop("scale", None) or self.scale(options.get("scale", "auto"), symbols),
             fully_masked=self.choice(options, "fully_masked", FULLY_MASKED_POLICIES, "error"),
-            title=self.label(data["title"], "title") if "title" in data else None,
+            title=titles[0], title_zh=titles[1],
             tokens=self.labels(data.get("tokens"), "tokens", n_q),
             key_tokens=self.labels(data.get("key_tokens"), "key_tokens", n_k),
             symbols=tuple(symbols.values()),

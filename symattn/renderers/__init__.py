@@ -13,16 +13,26 @@ from .text import render_report, render_text
 FORMATS = ("text", "json", "latex", "markdown")
 
 
-def render_derivation(derivation: Derivation, to: str, *, standalone: bool = False) -> str:
-    """A derivation as LaTeX (a fragment, or a document with standalone) or Markdown."""
+MARKDOWN_DEPTH = {"chapter": 0, "section": 0, "subsection": 1, "subsubsection": 2, "paragraph": 3}
+
+
+def render_derivation(derivation: Derivation, to: str, *, standalone: bool = False,
+                      preamble: bool = False) -> str:
+    """A derivation as LaTeX (a fragment, a document with standalone, or with preamble the
+    \\usepackage lines the fragment needs) or Markdown."""
     blocks = build(derivation)
+    options = derivation.options
     if to == "markdown":
-        return markdown.document(blocks)
-    if not standalone:
-        return latex.fragment(blocks)
+        return markdown.document(blocks, MARKDOWN_DEPTH[options.heading])
     p = derivation.trace.problem
     user_text = "".join((p.title or "",) + p.row_labels + p.column_labels)
-    return latex.document(blocks, derivation.options.lang, needs_cjk(user_text))
+    wide = needs_cjk(user_text)
+    if preamble:
+        return "\n".join(latex.preamble(blocks, options.lang, wide)) + "\n"
+    headings = latex.Headings(options.heading, options.numbered, options.label)
+    if not standalone:
+        return latex.fragment(blocks, headings, options.lang, wide)
+    return latex.document(blocks, options.lang, wide, margins=False, headings=headings)
 
 
 def render_trace(trace: Trace, to: str, decimals: dict[str, list[list[str]]] | None = None,

@@ -7,7 +7,7 @@ from typing import Iterable
 import sympy as sp
 
 from . import latex
-from .document import Block, Paragraph
+from .blocks import Block, Paragraph
 from .printer import math, matrix, needs_cjk
 
 

@@ -9,7 +9,7 @@ import sympy as sp
 from ..analyses.results import GradientCheck, Gradients
 from . import latex, markdown
 from .analysis_layout import mat, standalone_document, subtitle
-from .document import Block, Display, Heading, Label, Paragraph, segments
+from .blocks import Block, Display, Heading, Label, Paragraph, segments
 from .printer import decimal_math, decimal_matrix, math
 from .text import TextPrinter, grid
 

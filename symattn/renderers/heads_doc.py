@@ -6,27 +6,47 @@ import json
 
 from ..derivation import HeadsDerivation
 from ..model import MultiHeadTrace
-from .document import Block, Display, Heading, Paragraph, build, segments
-from .printer import decimal_matrix, matrix_of
+from .blocks import Block, Display, Heading, Paragraph, segments, title_segments
+from .checks_doc import check_blocks
+from .setup_doc import projections, setup
+from .textbook import textbook
+from .walk import row_blocks
+from .fit import Fit
+from .matrices import approx_cells, cells, matrix_lines
+from .printer import matrix_of
 from .text import render_text
 
 
+COUNTS = {"zh": dict(enumerate("一两三四五六七八九十", start=1)),
+          "en": dict(enumerate("One Two Three Four Five Six Seven Eight Nine Ten".split(), start=1))}
+"""Small counts in words at the start of a sentence: Two heads, 两个头."""
+
+
 def build_heads(d: HeadsDerivation) -> list[Block]:
-    """Title, what multi-head attention does, each head (headings demoted), concatenation, output."""
+    """Title, what multi-head attention does, X once, each head (its projections, stages and
+    checks), the concatenation and the output."""
     t, lang = d.trace, d.heads[0].options.lang
-    title = (("label", t.problem.title),) if t.problem.title else segments("heads", lang)
-    blocks: list[Block] = [Heading(1, title),
-                           Paragraph(segments("heads_text", lang, count=len(t.heads)))]
+    fit = Fit(d.heads[0].options.width)
+    count = COUNTS[lang].get(len(t.heads), len(t.heads))
+    blocks: list[Block] = [Heading(1, title_segments(t.problem.title, t.problem.title_zh, lang,
+                                                     "heads")),
+                           Paragraph(segments("heads_text", lang, count=count))]
+    blocks += setup(d.heads[0], fit, projections_too=False)
     for k, head in enumerate(d.heads, start=1):
-        inner = build(head)
         blocks.append(Heading(2, segments("head", lang, k=k)))
+        inner = projections(head, fit) + textbook(head, fit)
+        for steps in head.rows:
+            inner += row_blocks(head, steps, fit)
+        inner += check_blocks(head)
         blocks += [Heading(b.level + 1, b.segments) if isinstance(b, Heading) else b
-                   for b in inner[1:]]
+                   for b in inner]
     names = ", ".join(rf"\text{{head}}_{{{k}}}" for k in range(1, len(t.heads) + 1))
     blocks += [Heading(2, segments("concat", lang)),
-               Display((rf"C = \operatorname{{Concat}}({names}) = {matrix_of(t.concat)}",)),
-               Display((rf"\operatorname{{MHA}}(X) = C\,W_O = {matrix_of(t.concat)}{matrix_of(t.problem.W_O)} = "
-                        rf"{matrix_of(t.output)} \approx {decimal_matrix(d.decimals)}",)),
+               Display(tuple(matrix_lines("C", [("=", rf"\operatorname{{Concat}}({names})")],
+                                          cells(t.concat), None, fit, "C"))),
+               Display(tuple(matrix_lines(r"\operatorname{MHA}(X)", [
+                   ("=", r"C\,W_O"), ("=", matrix_of(t.concat) + matrix_of(t.problem.W_O))],
+                   cells(t.output), approx_cells(d.decimals), fit, "O"))),
                Paragraph(segments("shape", lang, rows=t.output.rows, cols=t.output.cols)),
                Paragraph(segments("heads_checked" if d.report.passed else "heads_failed", lang,
                                   digits=d.report.digits, difference=d.difference))]

@@ -1,10 +1,25 @@
-"""Blocks -> LaTeX: a fragment for \\input (amsmath, amssymb; tikz for the heatmap) or a document."""
+"""Blocks -> LaTeX: a fragment for \\input (its packages: `preamble`) or a whole document."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ..model import Trace
-from .document import Block, Display, Heading, Heatmap, Items, Paragraph, Segment
+from .blocks import Block, Display, Heading, Heatmap, Items, Paragraph, Segment, Step, unaligned
 from .printer import escape_text, math, matrix
+
+MARK = 32  # characters of a title a page head can hold (upper case, 10 pt, 345 pt wide)
+SECTIONS = ("part", "chapter", "section", "subsection", "subsubsection", "paragraph",
+            "subparagraph")
+
+
+@dataclass(frozen=True)
+class Headings:
+    """How headings are set: the title's sectioning command, numbered or not, a label prefix."""
+
+    top: str = "section"
+    numbered: bool = False
+    label: str | None = None
 
 _PROSE_ESCAPES = {"%": r"\%", "&": r"\&", "#": r"\#", "_": r"\_", "~": r"\textasciitilde{}"}
 CELL_CM = 1.3
@@ -27,18 +42,42 @@ def inline(parts: tuple[Segment, ...]) -> str:
     return "".join(out)
 
 
-def block(b: Block) -> str:
-    """One block as LaTeX."""
+def heading(b: Heading, headings: Headings) -> str:
+    """\\section*{…} (or the level asked for, numbered or not) with its \\label."""
+    at = min(SECTIONS.index(headings.top) + b.level - 1, len(SECTIONS) - 1)
+    star = "" if headings.numbered else "*"
+    short = f"[{inline(b.short)}]" if b.short and headings.numbered else ""
+    text = rf"\{SECTIONS[at]}{star}{short}{{" + inline(b.segments) + "}"
+    plain = "".join(content for _, content in b.segments)
+    if headings.numbered and SECTIONS[at] in ("chapter", "section") and len(plain) > MARK \
+            and all(kind != "math" for kind, _ in b.segments):
+        cut = plain[:MARK].rsplit(" ", 1)[0]  # a page head holds one line: a shorter title
+        text += rf"\{SECTIONS[at]}mark{{{escape_text(cut)}\ldots}}"
+    if headings.label and (b.level == 1 or b.key):
+        text += rf"\label{{{headings.label}" + (f":{b.key}" if b.level > 1 else "") + "}"
+    return text
+
+
+def display(b: Display) -> str:
+    """\\[ … \\] for one line; aligned at '&' or centred (gathered) for several."""
+    if len(b.lines) == 1:
+        return r"\[" + unaligned(b.lines[0]) + r"\]"
+    environment = "aligned" if any(unaligned(line) != line for line in b.lines) else "gathered"
+    body = " \\\\\n".join(b.lines)
+    return f"\\[\n\\begin{{{environment}}}\n{body}\n\\end{{{environment}}}\n\\]"
+
+
+def block(b: Block, headings: Headings = Headings()) -> str:
+    """One block as LaTeX: a Step is one paragraph, its displays inside it."""
     if isinstance(b, Heading):
-        command = {1: "section", 2: "subsection"}.get(b.level, "subsubsection")
-        return rf"\{command}*{{" + inline(b.segments) + "}"
+        return heading(b, headings)
     if isinstance(b, Paragraph):
         return inline(b.segments)
     if isinstance(b, Display):
-        if len(b.lines) == 1:
-            return r"\[" + b.lines[0].replace("&=", "=") + r"\]"
-        body = " \\\\\n".join(b.lines)
-        return "\\[\n\\begin{aligned}\n" + body + "\n\\end{aligned}\n\\]"
+        return display(b)
+    if isinstance(b, Step):
+        return "\n".join(display(part) if isinstance(part, Display) else inline(part)
+                         for part in b.parts)
     if isinstance(b, Items):
         items = "\n".join(r"\item " + inline(item) for item in b.items)
         return "\\begin{itemize}\n" + items + "\n\\end{itemize}"
@@ -65,28 +104,43 @@ def heatmap(h: Heatmap) -> str:
     return "\n".join(lines)
 
 
-def fragment(blocks: list[Block]) -> str:
-    """The body only, for \\input into a document that loads amsmath and amssymb (and tikz)."""
-    return "\n\n".join(block(b) for b in blocks) + "\n"
+def fragment(blocks: list[Block], headings: Headings = Headings(), lang: str = "en",
+             wide_labels: bool = False) -> str:
+    """The body only, for \\input into a document with the `preamble` lines; English text with
+    CJK labels sits in a CJK environment (pdfLaTeX)."""
+    body = "\n\n".join(block(b, headings) for b in blocks) + "\n"
+    if lang == "en" and wide_labels:
+        body = "\\begin{CJK}{UTF8}{gbsn}\n" + body + "\\end{CJK}\n"
+    return body
 
 
-def document(blocks: list[Block], lang: str, wide_labels: bool) -> str:
-    """A complete document: pdfLaTeX for English (CJKutf8 if labels need it), XeLaTeX + ctex for Chinese."""
-    figure = any(isinstance(b, Heatmap) for b in blocks)
-    packages = [r"\usepackage{amsmath,amssymb}", r"\usepackage[margin=2cm]{geometry}"]
-    if figure:
+def preamble(blocks: list[Block], lang: str, wide_labels: bool) -> list[str]:
+    """Exactly the \\usepackage lines a fragment needs (Chinese: a ctex class or package)."""
+    packages = [r"\usepackage{amsmath,amssymb}"]
+    if any(isinstance(b, Heatmap) for b in blocks):
         packages.append(r"\usepackage{tikz}")
-    for line in dict.fromkeys(x for b in blocks for x in getattr(b, "preamble", ())):
-        packages.append(line)  # e.g. pgfplots, asked for by a Plot block
-    body = fragment(blocks)
+    packages += dict.fromkeys(x for b in blocks for x in getattr(b, "preamble", ()))
+    if lang == "en" and wide_labels:
+        packages.append(r"\usepackage{CJKutf8}")
+    if lang == "zh":
+        packages.insert(0, "% XeLaTeX with ctex: \\documentclass{ctexbook} (or ctexart), or "
+                           "\\usepackage{ctex} in another class")
+    return packages
+
+
+def document(blocks: list[Block], lang: str, wide_labels: bool, *, margins: bool = True,
+             headings: Headings = Headings()) -> str:
+    """A complete document: pdfLaTeX for English (CJKutf8 if labels need it), XeLaTeX + ctex for
+    Chinese; margins: 2 cm (analyses with wide tables), else the class's own text block."""
+    packages = [line for line in preamble(blocks, lang, wide_labels) if not line.startswith("%")]
+    if margins:
+        packages.insert(1, r"\usepackage[margin=2cm]{geometry}")
+    body = fragment(blocks, headings, lang, wide_labels)
     if lang == "zh":
         head = [r"\documentclass[UTF8]{ctexart}", "% Compile with: latexmk -xelatex"]
     else:
         head = [r"\documentclass{article}", "% Compile with: latexmk -pdf",
                 r"\usepackage[T1]{fontenc}", r"\usepackage{lmodern}"]
-        if wide_labels:
-            packages.append(r"\usepackage{CJKutf8}")
-            body = "\\begin{CJK}{UTF8}{gbsn}\n" + body + "\\end{CJK}\n"
     return "\n".join(head + packages) + "\n\\begin{document}\n\n" + body + "\n\\end{document}\n"
 
 

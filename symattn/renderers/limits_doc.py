@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..analyses.results import ParameterReport
-from .document import Block, Display, Heading, Items, Label, Paragraph, segments
+from .blocks import Block, Display, Heading, Items, Label, Paragraph, segments
 from .printer import decimal_matrix, math, matrix_of
 
 

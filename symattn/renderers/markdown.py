@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .document import Block, Display, Heading, Heatmap, Items, Paragraph, Segment
+from .blocks import Block, Display, Heading, Heatmap, Items, Paragraph, Segment, Step, unaligned
 from .printer import escape_text
 
 _MARKDOWN_SPECIALS = set("\\`*_{}[]()#+-.!|$~^")  # ~~x~~ strikes through (GFM), ^x^ raises
@@ -27,16 +27,26 @@ def inline(parts: tuple[Segment, ...]) -> str:
     return "".join(out)
 
 
-def block(b: Block) -> str:
-    """One block as Markdown."""
+def display(b: Display) -> str:
+    """A $$ block: one line, or several aligned at '&' (or centred with gathered)."""
+    if len(b.lines) == 1:
+        return "$$\n" + unaligned(b.lines[0]) + "\n$$"
+    environment = "aligned" if any(unaligned(line) != line for line in b.lines) else "gathered"
+    body = " \\\\\n".join(b.lines)
+    return f"$$\n\\begin{{{environment}}}\n{body}\n\\end{{{environment}}}\n$$"
+
+
+def block(b: Block, depth: int = 0) -> str:
+    """One block as Markdown; depth: levels to add to every heading (# is the title's)."""
     if isinstance(b, Heading):
-        return "#" * b.level + " " + inline(b.segments)
+        return "#" * min(b.level + depth, 6) + " " + inline(b.segments)
     if isinstance(b, Paragraph):
         return inline(b.segments)
     if isinstance(b, Display):
-        if len(b.lines) == 1:
-            return "$$\n" + b.lines[0].replace("&=", "=") + "\n$$"
-        return "$$\n\\begin{aligned}\n" + " \\\\\n".join(b.lines) + "\n\\end{aligned}\n$$"
+        return display(b)
+    if isinstance(b, Step):
+        return "\n\n".join(display(part) if isinstance(part, Display) else inline(part)
+                             for part in b.parts)
     if isinstance(b, Items):
         return "\n".join("- " + inline(item) for item in b.items)
     if isinstance(b, Heatmap):
@@ -63,7 +73,7 @@ def _shade(percent: int) -> str:
     return "#{:02x}{:02x}{:02x}".format(channel(70), channel(120), channel(220))
 
 
-def document(blocks: list[Block]) -> str:
-    """The whole derivation as Markdown."""
-    return "\n\n".join(block(b) for b in blocks) + "\n"
+def document(blocks: list[Block], depth: int = 0) -> str:
+    """The whole derivation as Markdown (headings depth levels down)."""
+    return "\n\n".join(block(b, depth) for b in blocks) + "\n"
 

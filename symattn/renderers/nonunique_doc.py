@@ -7,7 +7,7 @@ import json
 from ..analyses.results import NonUniqueness, RowSet
 from . import latex, markdown
 from .analysis_layout import mat, standalone_document, subtitle, vector
-from .document import Block, Display, Heading, Label, Paragraph, segments
+from .blocks import Block, Display, Heading, Label, Paragraph, segments
 from .printer import decimal_math, math, matrix
 from .text import TextPrinter
 

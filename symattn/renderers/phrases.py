@@ -7,19 +7,11 @@ LANGUAGES = ("en", "zh")
 PHRASES: dict[str, dict[str, str]] = {
     "derivation": {"en": "Derivation", "zh": "推导过程"},
     "inputs": {"en": "Inputs", "zh": "输入"},
-    "inputs_text": {
-        "en": "Queries: $n_q = {n_q}$; keys and values: $n_k = {n_k}$; "
-              "$d_k = {d_k}$, $d_v = {d_v}$.",
-        "zh": "query 数量 $n_q = {n_q}$，key/value 数量 $n_k = {n_k}$；"
-              "$d_k = {d_k}$，$d_v = {d_v}$。",
-    },
     "queries": {"en": "Queries", "zh": "查询（query）"},
     "keys": {"en": "Keys", "zh": "键（key）"},
     "values": {"en": "Values", "zh": "值（value）"},
     "row_labels": {"en": "Rows (queries): {labels}.", "zh": "行（query）：{labels}。"},
     "column_labels": {"en": "Columns (keys): {labels}.", "zh": "列（key）：{labels}。"},
-    "scale_auto": {"en": "Scale: $s = 1/\\sqrt{{d_k}} = {s}$.",
-                   "zh": "缩放因子：$s = 1/\\sqrt{{d_k}} = {s}$。"},
     "scale_none": {"en": "Scale: none ($s = 1$).", "zh": "不缩放（$s = 1$）。"},
     "scale_given": {"en": "Scale: $s = {s}$ (given).", "zh": "缩放因子：$s = {s}$（给定）。"},
     "temperature": {"en": "Temperature: $\\tau = {tau}$.", "zh": "温度：$\\tau = {tau}$。"},
@@ -39,8 +31,6 @@ PHRASES: dict[str, dict[str, str]] = {
                            "$\\ell = ({lengths})$。"},
     "mask_bias": {"en": "An additive bias is added to the scaled scores.",
                   "zh": "缩放分数上另加一个加性偏置。"},
-    "masks_and": {"en": "All masks combine: a key is readable only if every mask allows it.",
-                  "zh": "各掩码同时生效：只有所有掩码都允许时才可读取。"},
     "policy_error": {"en": "A row with no readable key would be refused.",
                      "zh": "若某行没有可读取的 key，计算将被拒绝。"},
     "policy_zero": {"en": "A row with no readable key gets weights and output 0.",
@@ -64,7 +54,6 @@ PHRASES: dict[str, dict[str, str]] = {
     "given_L": {"en": "The problem gives the logits $L$ and the values $V$: the softmax starts "
                       "there.",
                 "zh": "本题直接给出 logits $L$ 与 value 矩阵 $V$：从这里开始做 softmax。"},
-    "stage_given": {"en": "given", "zh": "给定"},
     "shapes_title": {"en": "Shapes", "zh": "形状"},
     "shapes_inputs": {"en": "Queries $Q$: ${q}$; keys $K$: ${k}$; values $V$: ${v}$.",
                       "zh": "查询 $Q$：${q}$；键 $K$：${k}$；值 $V$：${v}$。"},
@@ -88,43 +77,23 @@ PHRASES: dict[str, dict[str, str]] = {
     "stage_L": {"en": "Logits", "zh": "温度调整后的 logits"},
     "stage_A": {"en": "Row-wise softmax weights", "zh": "逐行 softmax 权重"},
     "stage_O": {"en": "Output", "zh": "输出"},
-    "mask_explained": {"en": "$M_{{ij}} = 0$ where query $i$ may read key $j$, "
-                             "$-\\infty$ where it may not.",
-                       "zh": "$M_{{ij}} = 0$ 表示允许读取，$-\\infty$ 表示禁止读取。"},
-    "softmax_explained": {
-        "en": "Each row is normalised over the keys: "
-              "$A_{{ij}} = e^{{L_{{ij}}}} / \\sum_r e^{{L_{{ir}}}}$; masked weights are exactly 0.",
-        "zh": "沿 key 轴逐行归一化：$A_{{ij}} = e^{{L_{{ij}}}} / \\sum_r e^{{L_{{ir}}}}$；"
-              "被掩码位置的权重精确为零。"},
     "shape": {"en": "Shape: ${rows} \\times {cols}$.", "zh": "形状：${rows} \\times {cols}$。"},
     "names": {"en": "Names used below", "zh": "记号"},
     "row_detail": {"en": "Row {row} ({label}) step by step", "zh": "第 {row} 行（{label}）逐步计算"},
     "row_detail_plain": {"en": "Row {row} step by step", "zh": "第 {row} 行逐步计算"},
-    "dot_products": {"en": "Dot products with each key:", "zh": "与每个 key 的点积："},
     "logits_row": {"en": "Scaled, masked and divided by the temperature:",
                    "zh": "缩放、加掩码并除以温度："},
     "exponentials": {"en": "Exponentials of the readable logits and their sum:",
                      "zh": "可读取位置 logits 的指数及其和："},
-    "weights_row": {"en": "Each weight is its exponential divided by the sum:",
-                    "zh": "每个权重等于对应指数除以总和："},
-    "row_check": {"en": "The weights sum to one:", "zh": "权重之和为一："},
     "output_row": {"en": "The output is the weighted sum of the values:",
                    "zh": "输出是 value 的加权和："},
     "masked_weight": {"en": "masked", "zh": "被掩码"},
     "checks": {"en": "Checks", "zh": "核对"},
-    "check_shapes": {"en": "Shapes", "zh": "形状"},
-    "check_rows": {"en": "Each row of $A$ sums to 1", "zh": "$A$ 的每一行和为 1"},
     "check_masked": {"en": "Masked weights are exactly 0", "zh": "被掩码的权重精确为 0"},
     "check_nonnegative": {"en": "Weights are non-negative", "zh": "权重非负"},
-    "check_bounds": {"en": "Each output lies between the smallest and largest readable value",
-                     "zh": "每个输出都位于可读取 value 的最小值与最大值之间"},
     "check_numeric": {"en": "Exact values agree with an independent {digits}-digit mpmath "
                             "computation (largest difference {difference})",
                       "zh": "精确值与独立的 {digits} 位 mpmath 数值计算一致（最大差 {difference}）"},
-    "check_numeric_unresolved": {
-        "en": "Exact values could not be compared with an independent {digits}-digit mpmath "
-              "computation (they need more than {limit} working digits)",
-        "zh": "精确值未能与独立的 {digits} 位 mpmath 数值计算比较（需要超过 {limit} 位工作精度）"},
     "check_permutation": {"en": "Permuting the queries permutes the rows of $O$; permuting the "
                                  "keys with their values leaves $O$ unchanged",
                           "zh": "置换 query 的顺序会同样置换 $O$ 的行；key 与 value 一起置换时 $O$ 不变"},
@@ -165,7 +134,7 @@ PHRASES: dict[str, dict[str, str]] = {
                          "outputs are concatenated along the feature axis and multiplied by $W_O$: "
                          "$\\operatorname{{MHA}}(X) = \\operatorname{{Concat}}(\\text{{head}}_1, \\dots, "
                          "\\text{{head}}_h)\\,W_O$.",
-                   "zh": "{count} 个头读取同一输入，各有独立的投影矩阵；各头输出沿特征轴拼接后乘以 $W_O$："
+                   "zh": "{count}个头读取同一输入，各有独立的投影矩阵；各头输出沿特征轴拼接后乘以 $W_O$："
                          "$\\operatorname{{MHA}}(X) = \\operatorname{{Concat}}(\\text{{head}}_1, \\dots, "
                          "\\text{{head}}_h)\\,W_O$。"},
     "head": {"en": "Head {k}", "zh": "第 {k} 个头"},
@@ -182,7 +151,6 @@ PHRASES: dict[str, dict[str, str]] = {
     "heatmap": {"en": "Heatmap of the weights $A$", "zh": "权重 $A$ 的热力图"},
     "decimals_note": {"en": "Decimals are rounded to {places} places.",
                       "zh": "小数保留 {places} 位。"},
-    "exact_and_decimal": {"en": "exact and decimal", "zh": "精确值与小数"},
 }
 """Phrase key -> language -> text; text may hold {placeholders} and inline $math$."""
 
@@ -257,3 +225,8 @@ from .check_phrases import CHECK_PHRASES  # noqa: E402 (symattn check)
 
 VERIFY_PHRASES.update(CHECK_PHRASES)
 ALL_PHRASES.update(CHECK_PHRASES)
+
+from .textbook_phrases import TEXTBOOK_PHRASES  # noqa: E402 (textbook derivations)
+
+PHRASES.update(TEXTBOOK_PHRASES)
+ALL_PHRASES.update(TEXTBOOK_PHRASES)

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from urllib.parse import quote
 
-from .document import Segment
+from .blocks import Segment
 from .printer import escape_text
 
 COLORS = ("blue", "red", "green!50!black", "orange", "violet", "brown", "teal", "gray")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sympy as sp
 from sympy.printing.latex import LatexPrinter
+from sympy.printing.precedence import PRECEDENCE
 
 from ..model import ShownDecimal
 from ..parse.labels import check_characters
@@ -34,7 +35,35 @@ class MathPrinter(LatexPrinter):
     """Exact values as the course writes them: ln 3, e^{a}, fractions, -∞."""
 
     _default_settings = {**LatexPrinter._default_settings, "ln_notation": True,
-                         "mat_str": "array", "mat_delim": "["}
+                         "mat_str": "array", "mat_delim": "[", "slash": False}
+
+    def _print_Rational(self, expr: sp.Rational) -> str:
+        if self._settings["slash"] and expr.q != 1:
+            return f"{'-' if expr.p < 0 else ''}{abs(expr.p)}/{expr.q}"
+        return super()._print_Rational(expr)
+
+    def _print_Pow(self, expr: sp.Pow, *args) -> str:
+        if expr.exp.is_Integer or expr.exp.is_Rational and expr.exp.q == 2:
+            return super()._print_Pow(expr, *args)
+        base = self.parenthesize(expr.base, PRECEDENCE["Pow"], strict=True)
+        return f"{base}^{{{self._exponent(expr.exp)}}}"
+
+    def _print_ExpBase(self, expr: sp.Expr, exp: str | None = None) -> str:
+        text = f"e^{{{self._exponent(expr.args[0])}}}"
+        return rf"\left({text}\right)^{{{exp}}}" if exp else text
+
+    def _exponent(self, x: sp.Expr) -> str:
+        r"""An exponent as a textbook writes it: 20\sqrt{3}/51, \ln 2/t, not a stacked fraction."""
+        numerator, denominator = sp.fraction(sp.together(x) if x.is_Add else x)
+        if denominator == 1:
+            return self._print(x)
+        sign = "-" if numerator.could_extract_minus_sign() else ""
+        numerator = -numerator if sign else numerator
+        top = self._print(numerator)
+        bottom = self._print(denominator)
+        top = f"({top})" if numerator.is_Add else top
+        bottom = f"({bottom})" if denominator.is_Add or denominator.is_Mul else bottom
+        return f"{sign}{top}/{bottom}"
 
     def _print_log(self, expr: sp.log, exp: str | None = None) -> str:
         argument = expr.args[0]
@@ -65,24 +94,41 @@ class MathPrinter(LatexPrinter):
 
 
 _PRINTER = MathPrinter()
+_SLASH = MathPrinter({"slash": True})
+EXPONENT_DIGITS = 12  # a power of ten with a longer exponent shows the exponent's magnitude
+ROW_GAP = r"\\[1ex]"  # between the rows of a matrix holding a stacked fraction
 
 
-def math(expr: sp.Expr) -> str:
-    """LaTeX of one exact value."""
-    return _PRINTER.doprint(expr)
+def power_of_e(exponent: sp.Expr) -> str:
+    """e^{…} with its exponent as the printer writes exponents (20\\sqrt{3}/51), unevaluated."""
+    return f"e^{{{_SLASH._exponent(exponent)}}}"
+
+
+def math(expr: sp.Expr, slash: bool = False) -> str:
+    """LaTeX of one exact value; slash: rational numbers as 1/10 (running text, matrices)."""
+    return (_SLASH if slash else _PRINTER).doprint(expr)
 
 
 def matrix(cells: list[list[str]]) -> str:
-    """A bracketed array of LaTeX cells (no column limit, KaTeX-safe)."""
+    """A bracketed array of LaTeX cells (no column limit, KaTeX-safe); rows holding a stacked
+    fraction get more space so that fractions of neighbouring rows never touch."""
     columns = "c" * (len(cells[0]) if cells else 1)
-    body = r" \\ ".join(" & ".join(row) for row in cells)
+    gap = ROW_GAP if any(r"\frac" in cell for row in cells for cell in row) else r"\\"
+    body = f" {gap} ".join(" & ".join(row) for row in cells)
     return rf"\left[\begin{{array}}{{{columns}}} {body} \end{{array}}\right]"
 
 
 def decimal_math(decimal: str) -> str:
     """A decided decimal in LaTeX: 0.6698 as it is, 8.1000e+199 as 8.1000 \\times 10^{199}."""
     mantissa, scientific, exponent = decimal.partition("e")
-    return rf"{mantissa} \times 10^{{{int(exponent)}}}" if scientific else decimal
+    if not scientific:
+        return decimal
+    power = int(exponent)
+    if abs(power) >= 10 ** EXPONENT_DIGITS:  # e^{-10^100}: the exponent itself in short form
+        digits = str(abs(power))
+        short = f"{'-' if power < 0 else ''}{digits[0]}.{digits[1]} \\times 10^{{{len(digits) - 1}}}"
+        return rf"{mantissa} \times 10^{{{short}}}"
+    return rf"{mantissa} \times 10^{{{power}}}"
 
 
 def decimal_matrix(cells: list[list[str]]) -> str:
@@ -91,8 +137,13 @@ def decimal_matrix(cells: list[list[str]]) -> str:
 
 
 def matrix_of(values: sp.MatrixBase) -> str:
-    """A bracketed array of a matrix's exact entries."""
-    return matrix([[math(x) for x in values.row(i)] for i in range(values.rows)])
+    """A bracketed array of a matrix's exact entries, rational ones as slash fractions."""
+    return matrix([[math(x, slash=True) for x in values.row(i)] for i in range(values.rows)])
+
+
+def approx(a) -> str:
+    """An Approx (symattn.derivation) as LaTeX: 0.1667, 4.5 \\times 10^{-5}."""
+    return decimal_math(a.text)
 
 
 def needs_cjk(text: str) -> bool:

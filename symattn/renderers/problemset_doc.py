@@ -6,7 +6,9 @@ from dataclasses import dataclass
 
 from ..derivation import Derivation
 from . import latex, markdown
-from .document import Block, Display, Heading, Paragraph, build, inputs, segments
+from .blocks import Block, Display, Heading, Paragraph, segments
+from .document import build, setup
+from .fit import Fit
 from .printer import matrix_of, needs_cjk
 
 SOLUTION_DEPTH = 2  # a derivation's headings go this many levels down
@@ -26,7 +28,7 @@ class Exercise:
 def exercise(d: Derivation) -> Exercise:
     """The blocks of one problem from its derivation (headings demoted for the solution)."""
     lang, t = d.options.lang, d.trace
-    question = (*inputs(d)[1:], Paragraph(segments("set_task", lang)))
+    question = (*setup(d, Fit(d.options.width)), Paragraph(segments("set_task", lang)))
     solution = tuple(Heading(b.level + SOLUTION_DEPTH, b.segments) if isinstance(b, Heading) else b
                      for b in build(d)[1:])
     p = t.problem

@@ -7,7 +7,7 @@ import json
 
 from ..model import ShapeProblem
 from . import latex, markdown
-from .document import Block, Display, Heading, Items, Paragraph, segments
+from .blocks import Block, Display, Heading, Items, Paragraph, segments, title_segments
 from .phrases import say
 from .printer import needs_cjk
 
@@ -19,7 +19,7 @@ def _x(*sizes: int | None) -> str:
 
 def shape_blocks(p: ShapeProblem, lang: str) -> list[Block]:
     """Title, the inputs, then every stage's shape with the reason it has it."""
-    title = (("label", p.title),) if p.title else segments("shapes_title", lang)
+    title = title_segments(p.title, p.title_zh, lang, "shapes_title")
     b, h = p.batch, p.heads
     blocks: list[Block] = [Heading(1, title), Heading(2, segments("inputs", lang)),
                            Paragraph(segments("shapes_inputs", lang, q=_x(b, p.n_q, p.d_k),

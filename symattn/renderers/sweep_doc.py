@@ -9,7 +9,7 @@ import sympy as sp
 from ..analyses.results import RowAtPoint, Sweep
 from . import latex, markdown
 from .analysis_layout import standalone_document, subtitle, vector
-from .document import Block, Display, Heading, Label, Paragraph, segments
+from .blocks import Block, Display, Heading, Label, Paragraph, segments
 from .plot import Curve, Plot, symbol_text, tick_text
 from .printer import decimal_math, escape_text, math, matrix
 from .svg_plot import render_svg

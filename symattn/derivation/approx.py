@@ -1,0 +1,63 @@
+"""Decimals that do not lie: exact when the value terminates, correctly rounded otherwise, and a
+tiny non-zero value in scientific form (4.5 × 10⁻⁵), never 0.0000 beside a masked 0."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import mpmath
+import sympy as sp
+
+from ..model import ShownDecimal
+from ..numeric import context, decimal_of, decimal_string, scientific, to_mpf
+
+
+@dataclass(frozen=True)
+class Approx:
+    """A decimal as shown: digits × 10^exponent; exact when the digits are the value itself."""
+
+    digits: str
+    exact: bool
+    exponent: int = 0
+
+    @property
+    def text(self) -> str:
+        """Plain text: 0.1667, 4.5e-5."""
+        return self.digits + (f"e{self.exponent}" if self.exponent else "")
+
+
+def approximate(value: sp.Expr, number: mpmath.mpf | None, places: int) -> Approx | None:
+    """The decimal shown for an exact value (number: its value to places + 20 digits, when
+    known); None for -∞ and for a value with a symbol."""
+    if value is sp.S.NegativeInfinity or value.free_symbols - _decimal_atoms(value):
+        return None
+    if value.is_Rational and (value * 10 ** places).is_Integer:
+        return Approx(_plain(sp.Rational(value)), True)
+    if number is None:
+        number = to_mpf(context(places + 20), value, {})
+    if number != 0 and abs(number) < mpmath.mpf(10) ** (-places) / 2:
+        return _scientific(number)
+    text = decimal_string(value, places) if value.is_Rational else decimal_of(number, places)
+    digits, _, exponent = text.partition("e")
+    return Approx(digits, False, int(exponent) if exponent else 0)
+
+
+def _decimal_atoms(value: sp.Expr) -> set:
+    return {s for s in value.free_symbols if isinstance(s, ShownDecimal)}
+
+
+def _plain(r: sp.Rational) -> str:
+    """A terminating rational's digits: 0.1, -2.25, 3."""
+    if r.q == 1:
+        return str(r.p)
+    places = 0
+    while not (r * 10 ** places).is_Integer:
+        places += 1
+    whole, part = divmod(int(abs(r) * 10 ** places), 10 ** places)
+    return ("-" if r < 0 else "") + f"{whole}.{part:0{places}d}"
+
+
+def _scientific(number: mpmath.mpf) -> Approx:
+    """4.5 × 10⁻⁵: a tiny value's leading digits and its power of ten."""
+    mantissa, exponent = scientific(number)
+    return Approx(mantissa, False, exponent)

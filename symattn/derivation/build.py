@@ -1,0 +1,179 @@
+"""Trace + Report -> Derivation: every value a written derivation shows, decided before rendering.
+
+Renderers only lay out what is here: the names given to repeated subexpressions, the display
+form of each stage (given forms kept: 1/√2, 0.85; powers of integers: 2^{1/t}), every row's
+exponentials and their sum, the decimals (Approx), and the rows written out step by step.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import mpmath
+import sympy as sp
+
+from ..exact.shown import Form, shown_form
+from ..model import STAGES, Trace
+from ..numeric import recompute
+from ..reports import Report
+from .approx import Approx, approximate
+from .forms import integer_powers, over_root
+from .names import Name, choose_names
+from .options import Options
+
+DECIMAL_STAGES = ("S", "L", "E", "A", "O")
+PROJECTED = ("X", "Y", "W_Q", "W_K", "W_V")
+NAMED = ("S", "L", "E", "O")  # the stages shown with named subexpressions (a, t, ...)
+Grid = list[list["Approx | None"]]
+
+
+@dataclass(frozen=True)
+class RowSteps:
+    """One query row written out: the pairs of each dot product q_i · k_j."""
+
+    row: int  # 0-based
+    dots: tuple[tuple[tuple[sp.Expr, sp.Expr], ...], ...]  # per key: (q_ic, k_jc) pairs
+    readable: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Derivation:
+    """Everything a derivation shows; the renderer adds words and layout only."""
+
+    trace: Trace
+    report: Report
+    options: Options
+    names: tuple[Name, ...]
+    display: dict[str, sp.ImmutableMatrix]  # every stage as shown (E: exponentials; W: A
+    # without weight names), and the projections' inputs (X, Y, W_Q, W_K, W_V)
+    sums: tuple[sp.Expr | None, ...]  # each row's sum of exponentials Z_i as shown
+    decimals: dict[str, Grid]  # S, L, E, A, O and Z (one column) -> Approx (exact problems)
+    rows: tuple[RowSteps, ...]  # the rows written out step by step
+    heat: tuple[tuple[int, ...], ...] | None  # weight percentages for the heatmap
+    difference: str  # the cross-check's largest difference, formatted
+    scalars: dict[str, sp.Expr]  # tau, s, 1/tau and √d_k as shown
+
+    @property
+    def example(self) -> int:
+        """The row whose output entry the textbook works as an example (0-based)."""
+        p = self.trace.problem
+        return (p.n_q if self.options.row is None else self.options.row) - 1
+
+
+def derive(trace: Trace, report: Report, options: Options = Options(),
+           taken: set[str] | None = None) -> Derivation:
+    """Decide names, display forms, decimals and the rows to write out; taken: the letters
+    already used in the document (another head's names), extended with this one's."""
+    options = options.checked(trace.problem.n_q)
+    trace = trace.complete()  # every stage a renderer shows is built here, not while it renders
+    p = trace.problem
+    naming = choose_names(trace, set() if taken is None else taken)
+    form = _form(p)
+    display = _display(trace, naming.inner, naming.whole, form)
+    numbers = _numbers(trace, options.places) if not p.symbols else None
+    decimals = {name: _grid(trace.stage(name) if name != "E" else trace.E, numbers[name],
+                            options.places) for name in DECIMAL_STAGES} if numbers else {}
+    if numbers:
+        decimals["Z"] = [[approximate(z, n, options.places) if z is not None else None]
+                         for z, n in zip(trace.Z, numbers["Z"])]
+    values = _values(naming)
+    names = tuple(replace(n, value=_given(n.value, trace) or form(n.value),
+                          decimal=approximate(values[n.symbol], None, options.places)
+                          if numbers else None) for n in naming.names)
+    return Derivation(
+        trace=trace, report=report, options=options, names=names,
+        display=display,
+        sums=tuple(form(z.xreplace(naming.inner)) if z is not None else None for z in trace.Z),
+        decimals=decimals, rows=tuple(_row_steps(trace, i, form) for i in _rows(trace, options)),
+        heat=_heat(numbers["A"]) if options.figure and numbers else None,
+        difference=mpmath.nstr(report.max_difference or 0, 2),
+        scalars={"tau": form(p.temperature),
+                 "s": p.scale_factor if p.scale is None else form(p.scale_factor),
+                 "inverse_temperature": form(1 / p.temperature),
+                 "root": sp.sqrt(p.key_dimension) if p.key_dimension else sp.S.One},
+    )
+
+
+def _form(problem) -> callable:
+    shown = shown_form(problem)
+    return lambda value: integer_powers(shown(value))
+
+
+def _values(naming) -> dict[sp.Symbol, sp.Expr]:
+    """Each name's exact value in terms of the trace (for its decimal)."""
+    values: dict[sp.Symbol, sp.Expr] = {}
+    for name in naming.names:
+        values[name.symbol] = name.value.xreplace(values)
+    return values
+
+
+def _display(trace: Trace, inner: dict, whole: dict, form: Form) -> dict[str, sp.ImmutableMatrix]:
+    """Every stage as shown: names substituted, S as R/√d_k, O in the weights' names."""
+    p = trace.problem
+    display = {name: form(trace.stage(name).xreplace(inner) if name in NAMED else trace.stage(name))
+               for name in STAGES}
+    if p.scale is None and p.start == "Q":
+        d = p.key_dimension
+        display["S"] = sp.ImmutableMatrix(p.n_q, p.n_k, [
+            inner[s] if s in inner else over_root(r, d) if r.is_number else display["S"][k]
+            for k, (r, s) in enumerate(zip(trace.R, trace.S))])
+        if p.temperature == 1 and p.bias is None:
+            display["L"] = sp.ImmutableMatrix(p.n_q, p.n_k, [
+                s if ok else sp.S.NegativeInfinity
+                for s, ok in zip(display["S"], (x for row in trace.readable for x in row))])
+    display["A"] = trace.A.applyfunc(lambda x: whole.get(x, form(x.xreplace(inner))))
+    display["W"] = form(trace.A.xreplace(inner))  # weights with a and t but without p, q, ...
+    display["E"] = form(trace.E.xreplace(inner))
+    display["N"] = form((trace.E.xreplace(inner) * p.V).applyfunc(sp.expand))  # O_ic Z_i
+    if whole and all(x.is_Rational or x in whole for x in trace.A):
+        display["O"] = form(sp.ImmutableMatrix(display["A"] * p.V).applyfunc(sp.expand))
+    if p.projections is not None:
+        display.update({name: form(getattr(p.projections, name)) for name in PROJECTED
+                        if getattr(p.projections, name) is not None})
+    return display
+
+
+def _given(value: sp.Expr, trace: Trace) -> sp.Expr | None:
+    """A named logit in the course's form of its scaled score (a = 1/√2, not √2/2)."""
+    p = trace.problem
+    at = next((k for k, x in enumerate(trace.S) if x == value), None)
+    if at is None or p.scale is not None or p.start != "Q" or not trace.R[at].is_number:
+        return None
+    return over_root(trace.R[at], p.key_dimension)
+
+
+def _numbers(trace: Trace, places: int) -> dict[str, list[list[mpmath.mpf]]]:
+    """Every shown stage from the independent mpmath recomputation, with E and Z."""
+    numbers = recompute(trace.problem, places + 20)
+    ctx = mpmath.mp.clone()
+    ctx.dps = places + 20
+    numbers["E"] = [[ctx.exp(x) if x != ctx.ninf else ctx.zero for x in row] for row in numbers["L"]]
+    numbers["Z"] = [ctx.fsum(row) for row in numbers["E"]]
+    return numbers
+
+
+def _grid(matrix: sp.ImmutableMatrix, numbers, places: int) -> Grid:
+    return [[approximate(matrix[i, j], numbers[i][j], places) for j in range(matrix.cols)]
+            for i in range(matrix.rows)]
+
+
+def _rows(trace: Trace, options: Options) -> list[int]:
+    """The rows written out step by step: all in full, the chosen one in textbook when asked."""
+    if options.detail == "full":
+        return list(range(trace.problem.n_q))
+    if options.detail == "textbook" and options.row is not None:
+        return [options.row - 1]
+    return []
+
+
+def _heat(weights) -> tuple[tuple[int, ...], ...]:
+    return tuple(tuple(int(round(float(w) * 100)) for w in row) for row in weights)
+
+
+def _row_steps(trace: Trace, i: int, form: Form) -> RowSteps:
+    """The pieces of one row's arithmetic that are not already stages of the trace."""
+    p = trace.problem
+    dots = tuple(tuple((form(p.Q[i, k]), form(p.K[j, k])) for k in range(p.d_k))
+                 for j in range(p.n_k))
+    readable = tuple(j for j, ok in enumerate(trace.readable[i]) if ok)
+    return RowSteps(row=i, dots=dots, readable=readable)

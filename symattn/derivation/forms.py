@@ -1,0 +1,78 @@
+"""Display forms a textbook uses: 1/√2 (not √2/2), 2/√3, and powers of integers (2^{1/t},
+3^{20/17}) where SymPy writes e^{ln 2/t} or 3·3^{3/17}. The values stay equal; only the form
+changes, and these forms are built unevaluated so SymPy does not undo them."""
+
+from __future__ import annotations
+
+import sympy as sp
+
+
+def over_root(r: sp.Expr, d: int) -> sp.Expr:
+    """A raw score r divided by √d as the course writes it: 1/√2, 2/√3, 2 ln 3/√2 (√4 = 2
+    divides as usual)."""
+    root = sp.sqrt(d)
+    if r == 0 or root.is_Rational or any(a.is_Pow and a.exp.is_Rational and not a.exp.is_Integer
+                                         for a in sp.preorder_traversal(r)):
+        return r / root  # √3/2 divided by √3 is 1/2
+    if r.is_Rational:
+        p, q = sp.Integer(r.p), sp.Integer(r.q)
+        inverse = sp.Pow(root if q == 1 else sp.Mul(q, root, evaluate=False), -1, evaluate=False)
+        return inverse if p == 1 else -inverse if p == -1 else sp.Mul(p, inverse, evaluate=False)
+    return sp.Mul(r, sp.Pow(root, -1, evaluate=False), evaluate=False)
+
+
+def integer_powers(expr: sp.Basic) -> sp.Basic:
+    """e^{c ln n + b} written n^c e^b, and n^k · n^r written n^{k+r}, everywhere in expr."""
+    if isinstance(expr, sp.MatrixBase):
+        return sp.ImmutableMatrix(expr.rows, expr.cols, [integer_powers(x) for x in expr])
+    if expr.is_Atom or not expr.args:
+        return expr
+    if isinstance(expr, sp.exp):
+        return _exp_as_powers(expr.args[0])
+    args = [integer_powers(a) for a in expr.args]
+    if expr.is_Mul:
+        return _merged_powers(args)
+    if all(a is b for a, b in zip(args, expr.args)):
+        return expr
+    return expr.func(*args, evaluate=False) if expr.is_Add or expr.is_Pow else expr.func(*args)
+
+
+def _exp_as_powers(argument: sp.Expr) -> sp.Expr:
+    powers, rest = [], []
+    for term in sp.Add.make_args(sp.expand(argument)):
+        logs = [f for f in sp.Mul.make_args(term) if isinstance(f, sp.log) and f.args[0].is_Integer
+                and f.args[0] > 1]
+        if len(logs) == 1:
+            powers.append(sp.Pow(logs[0].args[0], term / logs[0], evaluate=False))
+        else:
+            rest.append(term)
+    if not powers:
+        return sp.exp(argument)
+    factors = powers + ([sp.exp(sp.Add(*rest))] if rest else [])
+    return _merged_powers(factors)
+
+
+def _merged_powers(factors: list[sp.Expr]) -> sp.Expr:
+    """A product with an integer power of a base it is a multiple of merged: 3 · 3^{3/17} =
+    3^{20/17} (a root stays a root: 3√3, not 3^{3/2}); any other product as SymPy writes it."""
+    coefficient = sp.Integer(1)
+    bases: dict[sp.Integer, sp.Expr] = {}
+    others = []
+    for f in factors:
+        if f.is_Integer:
+            coefficient *= f
+        elif f.is_Pow and f.base.is_Integer and f.base > 1 and f.exp.is_Rational and f.exp.q > 2:
+            bases[f.base] = bases.get(f.base, 0) + f.exp
+        else:
+            others.append(f)
+    merged = False
+    for base in bases:
+        while coefficient != 0 and coefficient % base == 0:
+            coefficient, bases[base] = coefficient / base, bases[base] + 1
+            merged = True
+    if not merged:
+        return sp.Mul(*factors)
+    powers = [sp.Pow(b, e, evaluate=False) for b, e in bases.items()]
+    head = [] if coefficient == 1 else [coefficient]
+    factors = head + powers + others
+    return factors[0] if len(factors) == 1 else sp.Mul(*factors, evaluate=False)

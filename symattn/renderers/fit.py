@@ -1,0 +1,80 @@
+"""Displays that fit the text block: equation chains broken at their relations, lists packed
+into lines, and matrices set whole, row by row, or entry by entry as the width allows."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .measure import width
+
+SAFETY = 1.12  # the width estimate is within about 10 % of TeX's; err on the narrow side
+INDENT = 20.0  # a continuation line starts this far right of the alignment point
+
+
+@dataclass(frozen=True)
+class Fit:
+    """The width available to a display, in points."""
+
+    points: float
+
+    def fits(self, tex: str) -> bool:
+        return width(tex) * SAFETY <= self.points
+
+
+def chain(lhs: str, terms: list[tuple[str, str]], fit: Fit, *, at: float | None = None
+          ) -> list[str] | None:
+    """lhs rel₁ t₁ rel₂ t₂ …: one line, or broken before a relation into aligned lines
+    ("lhs &= t₁ = t₂", "&= t₃"); a term identical to the one before is dropped (no x = x).
+    at: the width left of the alignment point shared with other lines (default lhs's).
+    None when one relation with its term does not fit on a line of its own."""
+    kept: list[tuple[str, str]] = []
+    for relation, term in terms:
+        if kept and term == kept[-1][1] and relation == "=" or not kept and term == lhs:
+            continue
+        kept.append((relation, term))
+    left = width(lhs) * SAFETY if at is None else at
+    lines, current = [], ""
+    for relation, term in kept:
+        piece = f" {relation} {term}"
+        if not current or width(current + piece) * SAFETY + left <= fit.points:
+            current += piece
+            continue
+        lines.append(current)
+        current = piece
+    lines.append(current)
+    if any(width(line) * SAFETY + left > fit.points for line in lines):
+        return None
+    first, rest = lines[0].strip(), [line.strip() for line in lines[1:]]
+    relation, _, tail = first.partition(" ")
+    return [f"{lhs} &{relation} {tail}"] + [f"&{line}" for line in rest]
+
+
+def pack(items: list[str], fit: Fit, separator: str = r",\qquad ") -> list[str] | None:
+    """Items side by side, as many to a line as fit; None if one item alone does not fit."""
+    if any(not fit.fits(item) for item in items):
+        return None
+    lines: list[str] = []
+    for item in items:
+        if lines and fit.fits(lines[-1] + separator + item):
+            lines[-1] += separator + item
+        else:
+            lines.append(item)
+    return lines
+
+
+def vector(entries: list[str], fit: Fit, lhs: str = "", relation: str = "=") -> list[str] | None:
+    """(e₁, e₂, …) with an optional "lhs =" in front, broken after a comma when it is too
+    wide; None if one entry alone does not fit."""
+    head = f"{lhs} {relation} " if lhs else ""
+    whole = head + r"\bigl(" + ", ".join(entries) + r"\bigr)"
+    if fit.fits(whole):
+        return [whole]
+    lines, current = [], head + r"\bigl(" + entries[0]
+    for entry in entries[1:]:
+        if fit.fits(current + ", " + entry + r"\bigr)"):
+            current += ", " + entry
+        else:
+            lines.append(current + ",")
+            current = r"\quad " + entry
+    lines.append(current + r"\bigr)")
+    return lines if all(fit.fits(line) for line in lines) else None

@@ -1,0 +1,125 @@
+"""Matrices and vectors set to fit the text block: whole with their decimals, then the decimals
+on a line of their own, then row by row, each row broken after a comma, and at last every entry
+on its own, as numerator sums over the row's Z_i broken at their plus signs."""
+
+from __future__ import annotations
+
+import sympy as sp
+
+from .fit import Fit, chain, vector
+from .printer import approx, math, matrix
+
+Factored = list[tuple[str, list[list[str]]]]
+"""Per row: a prefactor (\\frac{1}{Z_i}) and, per entry, the terms of its numerator."""
+
+
+def cells(m: sp.MatrixBase) -> list[list[str]]:
+    """The LaTeX of every entry, rational numbers as slash fractions."""
+    return [[math(x, slash=True) for x in m.row(i)] for i in range(m.rows)]
+
+
+def terms(x: sp.Expr) -> list[str]:
+    """The LaTeX of a sum's terms, every one after the first with its sign ("+ b", "- c")."""
+    if not x.is_Add:
+        return [math(x, slash=True)]
+    out = []
+    for k, term in enumerate(sp.Add.make_args(x)):
+        text = math(term, slash=True)
+        if k:
+            text = f"- {text[1:].strip()}" if text.startswith("-") else f"+ {text}"
+        out.append(text)
+    return out
+
+
+def _signed(parts: list[str]) -> list[tuple[str, str]]:
+    """Terms as (sign, term) pieces of a chain, the first after an equals sign."""
+    return [("=", parts[0])] + [(t[0], t[2:]) for t in parts[1:]]
+
+
+def factored(prefactors: list[str], numerators: sp.MatrixBase) -> Factored:
+    """Rows as prefactor × (numerators), each numerator split into its terms."""
+    return [(prefactors[i], [terms(x) for x in numerators.row(i)]) for i in range(numerators.rows)]
+
+
+def approx_cells(grid) -> list[list[str]] | None:
+    """The decimals of a grid of Approx (None where there is none: -∞ shows as -∞); None when
+    every entry is exact already (1/10 needs no ≈ 0.1)."""
+    if not grid or all(a is None or a.exact for row in grid for a in row):
+        return None
+    return [[approx(a) if a is not None else r"-\infty" for a in row] for row in grid]
+
+
+def matrix_lines(lhs: str, formulas: list[tuple[str, str]], exact: list[list[str]],
+                 decimals: list[list[str]] | None, fit: Fit, name: str,
+                 over: Factored | None = None, prefer_over: bool = False) -> list[str]:
+    """lhs = formula = … = [exact] ≈ [decimals] as aligned lines that fit: on one line with or
+    without the substitutions, broken before a relation, or row by row (name_{i,·}); with
+    prefer_over, a row too wide for one line is written over its Z_i before it is broken."""
+    whole = [("=", matrix(exact))] + ([(r"\approx", matrix(decimals))] if decimals else [])
+    tries = [chain(lhs, terms, fit) for terms in (formulas + whole, formulas[:1] + whole)]
+    for lines in sorted((t for t in tries if t is not None), key=len)[:1]:
+        return lines
+    return row_lines(name, exact, decimals, fit, [f"{lhs} &= {formulas[0][1]}"]
+                     if formulas else [], over, prefer_over)
+
+
+def row_lines(name: str, exact: list[list[str]], decimals: list[list[str]] | None, fit: Fit,
+              lead: list[str] | None = None, over: Factored | None = None,
+              prefer_over: bool = False) -> list[str]:
+    """name_{i,·} = (…) ≈ (…), one row to a line or more; a row whose entries do not fit even
+    one to a line is written over its Z_i, entry by entry if need be."""
+    lines = list(lead or [])
+    left = 2 * len(name) * 5.0 + 30.0  # "A_{3,\cdot}" and its relation
+    for i, row in enumerate(exact):
+        lhs = rf"{name}_{{{i + 1},\cdot}}"
+        approx_row = [(r"\approx", _tuple(decimals[i]))] if decimals else []
+        over_row = over and over[i][0] and _over(name, i, over[i], fit, left)
+        lines += chain(lhs, [("=", _tuple(row))] + approx_row, fit, at=left) or \
+            (prefer_over and over_row) or _broken(lhs, "=", row, fit, left) or over_row or \
+            [f"{lhs} &= {_tuple(row)}"]
+        if decimals and not chain(lhs, [("=", _tuple(row))] + approx_row, fit, at=left):
+            lines += _broken("", r"\approx", decimals[i], fit, left) or \
+                [rf"&\approx {_tuple(decimals[i])}"]
+    return lines
+
+
+def _tuple(entries: list[str]) -> str:
+    return r"\bigl(" + ", ".join(entries) + r"\bigr)"
+
+
+def _broken(lhs: str, relation: str, entries: list[str], fit: Fit, left: float
+            ) -> list[str] | None:
+    """One row vector over several lines, each entry kept whole; None if an entry is too wide."""
+    pieces = vector(entries, Fit(fit.points - left))
+    if pieces is None:
+        return None
+    return [f"{lhs} &{relation} {pieces[0]}"] + \
+        [rf"&\phantom{{{relation}}} {piece}" for piece in pieces[1:]]
+
+
+def _over(name: str, i: int, row: tuple[str, list[list[str]]], fit: Fit, left: float
+          ) -> list[str] | None:
+    """name_{i,·} = \\frac{1}{Z_i}(n₁, n₂, …), or each entry name_{i,j} = \\frac{1}{Z_i}(a + b
+    + …) broken at its plus signs."""
+    prefactor, numerators = row
+    lhs = rf"{name}_{{{i + 1},\cdot}}"
+    entries = [" ".join(t) for t in numerators]
+    whole = _broken(lhs, "=", entries, Fit(fit.points - 40.0), left)
+    if whole is not None:
+        return [whole[0].replace("&= ", f"&= {prefactor}", 1)] + whole[1:]
+    lines: list[str] = []
+    for j, parts in enumerate(numerators):
+        pieces = _signed(parts)
+        pieces[0] = ("=", rf"{prefactor}\bigl({parts[0]}")
+        pieces[-1] = (pieces[-1][0], pieces[-1][1] + r"\bigr)")
+        entry = chain(f"{name}_{{{i + 1},{j + 1}}}", pieces, fit, at=left)
+        if entry is None:
+            return None
+        lines += entry
+    return lines
+
+
+def sum_lines(lhs: str, x: sp.Expr, fit: Fit, at: float | None = None) -> list[str]:
+    """lhs = a + b + … broken at its plus signs when it is too wide for a line."""
+    parts = terms(x)
+    return chain(lhs, _signed(parts), fit, at=at) or [f"{lhs} &= {' '.join(parts)}"]

@@ -1,0 +1,91 @@
+"""Derivations on paper: every worked example and the wide cases, English (pdfLaTeX) and Chinese
+(XeLaTeX), as a standalone article and as a fragment \\input into a book with only the lines
+`--preamble` prints, compile with zero overfull boxes; the lesson's Example 2 fits one page."""
+
+from __future__ import annotations
+
+import itertools
+import re
+import subprocess
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from clients import compile_tex
+from conftest import MULTI_HEAD, ROOT, SHAPE_ONLY, VALUE_EXAMPLES
+
+from symattn import cli
+
+WIDE = sorted((ROOT / "tests" / "wide").glob("*.toml"))
+SOURCES = VALUE_EXAMPLES + sorted(MULTI_HEAD | SHAPE_ONLY) + WIDE
+KINDS = ("article", "book")
+DETAILS = {path: ("textbook", "full") if path in WIDE else ("textbook",) for path in SOURCES}
+"""The default detail everywhere; the wide cases every row step by step too."""
+
+
+def _name(path) -> str:
+    return path.parent.name if path.name == "problem.toml" else path.stem
+
+
+def _solve(capsys, path, lang: str, *extra: str) -> str:
+    assert cli.main(["solve", str(path), "--format", "latex", "--lang", lang, *extra]) == 0
+    return capsys.readouterr().out
+
+
+def _document(capsys, path, lang: str, kind: str, detail: str) -> str:
+    """The standalone article, or a book (ctexbook) holding the fragment as a numbered chapter
+    with labels, after a chapter of its own (so page heads carry the fragment's titles)."""
+    if kind == "article":
+        return _solve(capsys, path, lang, "--standalone", "--detail", detail)
+    fragment = _solve(capsys, path, lang, "--heading-level", "section", "--numbered",
+                      "--label-prefix", "ex:one", "--detail", detail)
+    preamble = _solve(capsys, path, lang, "--preamble")
+    book = "ctexbook" if lang == "zh" else "book"
+    return (f"\\documentclass{{{book}}}\n{preamble}\\begin{{document}}\n\\chapter{{Attention}}\n"
+            f"Text before the example.\n\n{fragment}\n\\end{{document}}\n")
+
+
+def _compile_all(capsys) -> dict:
+    """Every (source, language, kind) compiled once, two at a time: its log, pages and source."""
+    jobs = {}
+    for path in SOURCES:
+        for lang, kind, detail in itertools.product(("en", "zh"), KINDS, DETAILS[path]):
+            jobs[(_name(path), lang, kind, detail)] = _document(capsys, path, lang, kind, detail)
+
+    def one(item):
+        (name, lang, kind, detail), text = item
+        pdf = compile_tex(text, lang, name=f"{name}-{lang}-{kind}-{detail}")
+        log = pdf.with_suffix(".log").read_text(encoding="utf-8", errors="replace")
+        info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True, check=True)
+        pages = int(re.search(r"Pages:\s+(\d+)", info.stdout).group(1))
+        return (name, lang, kind, detail), (log, pages, text)
+    with ThreadPoolExecutor(2) as pool:
+        return dict(pool.map(one, jobs.items()))
+
+
+_RESULTS: dict = {}  # filled by the first test that asks, shared by the rest of the module
+
+
+@pytest.fixture
+def results(capsys):
+    """The compiled documents (built once; the CLI's output is captured with capsys)."""
+    if not _RESULTS:
+        _RESULTS.update(_compile_all(capsys))
+    return _RESULTS
+
+
+CASES = [(path, lang, kind, detail) for path in SOURCES
+         for lang, kind, detail in itertools.product(("en", "zh"), KINDS, DETAILS[path])]
+
+
+@pytest.mark.parametrize("path, lang, kind, detail", CASES,
+                         ids=["-".join((_name(c[0]),) + c[1:]) for c in CASES])
+def test_no_overfull_box(results, path, lang, kind, detail):
+    log, _, _ = results[(_name(path), lang, kind, detail)]
+    overfull = re.findall(r"^Overfull \\hbox \(([\d.]+)pt too wide\)[^\n]*", log, re.M)
+    assert overfull == []
+
+
+def test_example_2_fits_one_page_in_english_with_every_row_sum(results):
+    _, pages, text = results[("02_causal_three_positions", "en", "article", "textbook")]
+    assert pages == 1
+    assert r"with sums \(1\), \(10\) and \(6\)" in text

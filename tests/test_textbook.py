@@ -1,0 +1,318 @@
+"""Textbook derivations: one test per finding of a textbook editor's reading (slash fractions,
+names, no x = x, honest decimals, given forms, paragraphs, Chinese punctuation, checks as
+sentences, layout options), each asserting what today's output must and must not hold."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+import sympy as sp
+from conftest import EXAMPLES, ROOT
+
+from symattn import cli
+from symattn.api import render
+from symattn.checks.invariants import check
+from symattn.derivation import Options, derive
+from symattn.derivation.approx import Approx, approximate
+from symattn.exact.attention import attend
+from symattn.exact.heads import attend_heads
+from symattn.parse.spec import load_problem, parse_problem
+from symattn.renderers.blocks import Display, Step
+from symattn.renderers.document import build
+
+WIDE = sorted((ROOT / "tests" / "wide").glob("*.toml"))
+
+
+def trace_of(name: str):
+    return attend(load_problem(EXAMPLES / name / "problem.toml"))
+
+
+def latex(name: str, **options) -> str:
+    return render(trace_of(name), "latex", **options)
+
+
+def displays(text: str) -> list[str]:
+    """The body of every display of a LaTeX derivation."""
+    return re.findall(r"\\\[(.*?)\\\]", text, re.S)
+
+
+def chains(text: str) -> list[list[str]]:
+    """Every display line split at its top-level = (matrices and fractions kept whole)."""
+    out = []
+    for body in displays(text):
+        for line in re.split(r"\\\\\n", body):
+            depth, parts, current = 0, [], ""
+            for char in line.replace("&", " ") if "array" not in line else line:
+                depth += (char == "{") - (char == "}")
+                if char == "=" and depth == 0:
+                    parts.append(current.strip())
+                    current = ""
+                else:
+                    current += char
+            parts.append(current.strip())
+            out.append(parts)
+    return out
+
+
+# ------------------------------------------------------------- 1. fractions in matrices
+
+def test_rational_weights_are_slash_fractions_in_matrices_and_text():
+    text = latex("02_causal_three_positions")
+    assert r"1/10 & 9/10 & 0 \\ 1/6 & 1/2 & 1/3" in text
+    assert r"\frac{1}{10}" not in text and r"\frac{7}{3}" not in text
+    assert r"\(1/10 + 9/10 = 1\)" in text
+
+
+def test_a_matrix_holding_stacked_fractions_gets_row_space():
+    text = latex("14_symbolic_temperature")
+    matrices = re.findall(r"\\begin\{array\}\{c+\}(.*?)\\end\{array\}", text)
+    stacked = [m for m in matrices if r"\frac" in m and r"\\" in m]
+    assert stacked and all(r"\\[1ex]" in m for m in stacked)
+
+
+# ------------------------------------------------------------- 3. names
+
+def test_names_never_reuse_a_letter_in_use():
+    """ex14's temperature is t: the generators must not be called t; q, k, v vectors are bold."""
+    d = derive(trace_of("14_symbolic_temperature"), check(trace_of("14_symbolic_temperature")))
+    assert "t" not in {n.symbol.name for n in d.names}
+    text = latex("05_five_tokens_temperature", detail="full")
+    assert r"\mathbf q_{3} \cdot \mathbf k_{1}" in text and "q_{3} \\cdot" not in \
+        text.replace(r"\mathbf q_{3} \cdot", "")
+
+
+def test_two_heads_never_define_one_name_twice():
+    trace = attend_heads(load_problem(EXAMPLES / "12_two_heads" / "problem.toml"))
+    text = render(trace, "latex")
+    defined = re.findall(r"\\\(([a-z])(?:_\{\d\})? = ", text)
+    assert len(defined) == len(set(defined))
+    assert r"e^{\ln 2}" not in text  # a = ln 2 would hide e^{ln 2} = 2
+
+
+def test_powers_of_integers_are_written_as_powers():
+    text = latex("14_symbolic_temperature")
+    assert r"2^{1/t}" in text and r"3^{1/t}" in text
+    assert r"e^{\ln 2/t}" not in text and r"\ln 2/t" not in text.split("Checks")[0]
+
+
+def test_every_irrational_weight_of_a_named_row_is_named():
+    d = derive(trace_of("13_five_tokens_no_mask"), check(trace_of("13_five_tokens_no_mask")))
+    named = {n.symbol for n in d.names if n.kind == "weight"}
+    for i in range(d.trace.A.rows):
+        row = d.display["A"].row(i)
+        if any(x in named for x in row):
+            assert all(x.is_Rational or x in named for x in row), row
+
+
+# ------------------------------------------------------------- 4, 5. steps and decimals
+
+@pytest.mark.parametrize("name", ["01_two_positions", "02_causal_three_positions",
+                                  "04_causal_four_positions", "05_five_tokens_temperature",
+                                  "14_symbolic_temperature"])
+@pytest.mark.parametrize("detail", ["textbook", "full"])
+def test_no_step_repeats_itself(name, detail):
+    for parts in chains(latex(name, detail=detail)):
+        for left, right in zip(parts, parts[1:]):
+            assert left != right or not left, parts
+        assert parts[-2:] != ["1", "1"], parts
+
+
+def test_every_step_of_a_row_states_formula_then_substitution_then_result():
+    text = latex("05_five_tokens_temperature", detail="full")
+    assert re.search(r"L_\{3,1\} &= \\frac\{S_\{3,1\} \+ M_\{3,1\}\}\{\\tau\} = "
+                     r"\\frac\{[^=]+ \+ 0\}\{0\.85\} = ", text)
+    assert re.search(r"L_\{3,4\} &= \\frac\{S_\{3,4\} \+ M_\{3,4\}\}\{\\tau\} = "
+                     r"\\frac\{[^=]+ \+ \(-\\infty\)\}\{0\.85\} = -\\infty", text)
+    assert re.search(r"S_\{3,1\} &= \\frac\{R_\{3,1\}\}\{\\sqrt\{d_k\}\} = ", text)
+
+
+def test_the_masking_step_is_shown_where_it_matters():
+    text = latex("04_causal_four_positions")
+    assert r"10 + (-\infty) = -\infty" in text
+
+
+def test_a_tiny_weight_is_written_in_scientific_form_not_as_zero():
+    d = derive(trace_of("04_causal_four_positions"), check(trace_of("04_causal_four_positions")))
+    tiny = [a for row in d.decimals["A"] for a in row if a is not None and a.exponent < 0]
+    assert tiny and all(a.digits != "0.0000" for row in d.decimals["A"] for a in row if a)
+    assert r"\times 10^{-5}" in latex("04_causal_four_positions")
+    assert "0.0000" not in latex("04_causal_four_positions")
+
+
+@pytest.mark.parametrize("value, places, shown", [
+    (sp.Rational(1, 10), 4, Approx("0.1", True)),
+    (sp.Integer(1), 4, Approx("1", True)),
+    (sp.Rational(1, 6), 4, Approx("0.1667", False)),
+    (1 / (6 + sp.exp(10)), 4, Approx("4.5", False, -5)),
+    (sp.Rational(-1, 32), 4, Approx("-0.0313", False)),
+    (sp.exp(10000), 4, Approx("8.8068", False, 4342)),
+    (1 / (1 + sp.exp(10000)), 4, Approx("1.1", False, -4343)),
+    (sp.Rational(-996, 10 ** 9), 4, Approx("-1.0", False, -6)),
+], ids=["terminates", "one", "sixth", "tiny", "negative", "huge", "huge-tiny", "rounds-up"])
+def test_decimals_do_not_lie(value, places, shown):
+    assert approximate(value, None, places) == shown
+
+
+# ------------------------------------------------------------- 6. given forms
+
+def test_the_lessons_forms_are_kept():
+    text = latex("01_two_positions")
+    assert r"a = \frac{1}{\sqrt{2}} \approx 0.7071" in text
+    assert r"q = 1 - p = " in text
+    assert r"2 p & 4 q \\ 2 q & 4 p" in text
+    five = latex("05_five_tokens_temperature")
+    assert r"\tau = 0.85" in five and "17/20" not in five and r"\frac{17}{20}" not in five
+
+
+def test_scaled_scores_keep_the_root_in_the_denominator():
+    text = latex("05_five_tokens_temperature")
+    assert r"\frac{1}{\sqrt{3}}" in text and r"\frac{\sqrt{3}}{3}" not in text
+
+
+# ------------------------------------------------------------- 8. paragraphs
+
+@pytest.mark.parametrize("name", ["02_causal_three_positions", "05_five_tokens_temperature"])
+def test_a_display_never_starts_a_paragraph(name):
+    text = latex(name, detail="full")
+    assert not re.search(r"\n\n\\\[", text)
+    blocks = build(derive(trace_of(name), check(trace_of(name)), Options(detail="full")))
+    assert not [b for b in blocks if isinstance(b, Display)]  # every display sits in a Step
+    assert all(not isinstance(b.parts[0], Display) for b in blocks if isinstance(b, Step))
+
+
+# ------------------------------------------------------------- 9, 10. inputs and Chinese
+
+def test_inputs_are_bracket_matrices_shown_once_and_tokens_are_quoted():
+    text = latex("02_causal_three_positions")
+    assert r"Q = \left[\begin{array}{c} 1 \\ 2 \\ 1 \end{array}\right]" in text
+    assert len(re.findall(r"(?<!A)V = \\left\[", text)) == 1 and r"\hline" not in text
+    assert "“A”, “B”, “C”" in text
+    heads = render(attend_heads(load_problem(EXAMPLES / "12_two_heads" / "problem.toml")), "latex")
+    assert heads.count("X = ") == 1
+
+
+ASCII_PUNCTUATION = re.compile(r"[:;,()]")
+
+
+@pytest.mark.parametrize("name", ["02_causal_three_positions", "05_five_tokens_temperature",
+                                  "06_cross_attention_padding", "14_symbolic_temperature"])
+def test_chinese_text_uses_full_width_punctuation_and_its_title(name):
+    trace = trace_of(name)
+    d = derive(trace, check(trace), Options(lang="zh", detail="full"))
+    blocks = build(d)
+    texts = []
+    for b in blocks:
+        for part in (b.parts if isinstance(b, Step) else [getattr(b, "segments", ())]):
+            if not isinstance(part, Display):
+                texts += [content for kind, content in part if kind == "text"]
+    assert texts and not [t for t in texts if ASCII_PUNCTUATION.search(t)]
+    assert blocks[0].segments == (("label", trace.problem.title_zh),)
+
+
+def test_chinese_counts_and_lists():
+    zh = render(attend_heads(load_problem(EXAMPLES / "12_two_heads" / "problem.toml")), "latex",
+                lang="zh")
+    assert "两个头读取同一输入" in zh and "2 个头读取" not in zh
+    assert "“A”、“B”、“C”" in latex("02_causal_three_positions", lang="zh")
+
+
+def test_a_title_table_gives_both_languages():
+    problem = parse_problem('[title]\nen = "Causal"\nzh = "因果"\n[input]\nQ = [[1]]\nK = [[1]]\n'
+                            'V = [[1]]\n')
+    assert (problem.title, problem.title_zh) == ("Causal", "因果")
+    assert r"\section*{因果}" in render(attend(problem), "latex", lang="zh")
+
+
+# ------------------------------------------------------------- 11. checks
+
+def test_checks_are_sentences_with_their_values():
+    text = latex("02_causal_three_positions")
+    checks = text.split("Checks}")[1]
+    assert "All 7 checks pass." in checks and ": holds" not in checks
+    assert "All 3 masked weights are exactly 0." in checks
+    assert re.search(r"largest difference is \\\(\d\.\d \\times 10\^\{-\d+\}\\\)", checks)
+
+
+def test_a_symbolic_temperature_check_says_where_it_was_compared():
+    text = latex("14_symbolic_temperature")
+    assert re.search(r"gives the same values at \\\(t = \d+/\d+\\\)", text)
+
+
+# ------------------------------------------------------------- 12, 14. the lesson's examples
+
+def test_example_2_reads_as_the_lesson_writes_it():
+    text = latex("02_causal_three_positions")
+    assert r"\bigl(1, 0, 0\bigr),\qquad \bigl(1, 9, 0\bigr),\qquad \bigl(1, 3, 2\bigr)" in text
+    assert r"with sums \(1\), \(10\) and \(6\)" in text
+    assert r"Because \(\sqrt{d_k} = 1\), scaling leaves the raw scores unchanged" in text
+    assert r"\(A\) is \(3 \times 3\) and \(V\) is \(3 \times 2\), so \(O\) is \(3 \times 2\)" in text
+    assert r"O_{3,1} = \left(1/6\right) \cdot 2 + \left(1/2\right) \cdot 0 + \left(1/3\right) " \
+           r"\cdot 6 = 7/3" in text
+
+
+def test_the_five_token_example_gives_the_lessons_row():
+    trace = trace_of("05_five_tokens_temperature")
+    weights = [sp.N(trace.A[2, j], 30) for j in range(5)]
+    assert [round(float(w), 3) for w in weights] == [0.376, 0.175, 0.448, 0, 0]
+    assert abs(sum(weights) - 1) < 1e-25  # the row sums to 1 (proved by the checks) ...
+    assert sum(round(float(w), 3) for w in weights) == pytest.approx(0.999)  # ... shown as 0.999
+    assert r"0.376, 0.175, 0.448, 0, 0" in latex("05_five_tokens_temperature")
+
+
+# ------------------------------------------------------------- 7. fragments in a book
+
+def test_headings_follow_the_options():
+    text = latex("02_causal_three_positions", heading="subsection", numbered=True,
+                 label="ex:causal")
+    assert text.startswith(r"\subsection{Causal attention, three positions}\label{ex:causal}")
+    assert r"\subsubsection{Checks}\label{ex:causal:checks}" in text
+    default = latex("02_causal_three_positions")
+    assert default.startswith(r"\section*{") and r"\label" not in default
+
+
+@pytest.mark.parametrize("name, lang, lines", [
+    ("02_causal_three_positions", "en", [r"\usepackage{amsmath,amssymb}"]),
+    ("05_five_tokens_temperature", "en", [r"\usepackage{amsmath,amssymb}", r"\usepackage{tikz}",
+                                          r"\usepackage{CJKutf8}"]),
+    ("05_five_tokens_temperature", "zh", ["% XeLaTeX with ctex: \\documentclass{ctexbook} (or "
+                                          "ctexart), or \\usepackage{ctex} in another class",
+                                          r"\usepackage{amsmath,amssymb}", r"\usepackage{tikz}"]),
+], ids=["plain", "cjk-labels-and-figure", "chinese"])
+def test_preamble_prints_exactly_the_packages_a_fragment_needs(capsys, name, lang, lines):
+    path = EXAMPLES / name / "problem.toml"
+    assert cli.main(["solve", str(path), "--format", "latex", "--lang", lang, "--preamble"]) == 0
+    assert capsys.readouterr().out.splitlines() == lines
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--width", "2cm"], "width '2cm' is 57pt; it must be from 150pt to 2000pt"),
+    (["--width", "wide"], "width 'wide': give article, book, a length (12cm, 400pt) or a number"),
+    (["--label-prefix", "a b"], "label prefix 'a b': use letters, digits and : . _ - only"),
+    (["--preamble", "--format", "markdown"], "--preamble goes with --format latex"),
+], ids=["narrow", "unknown", "label", "preamble-markdown"])
+def test_layout_options_are_checked(capsys, argv, message):
+    path = EXAMPLES / "02_causal_three_positions" / "problem.toml"
+    args = ["solve", str(path)] + (argv if "--format" in argv else ["--format", "latex"] + argv)
+    assert cli.main(args) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err and err.count("\n") == 1
+
+
+def test_a_narrower_width_breaks_more_lines():
+    wide = latex("05_five_tokens_temperature", width="17cm")
+    narrow = latex("05_five_tokens_temperature", width="book")
+    assert narrow.count(r"\\") > wide.count(r"\\")
+
+
+# ------------------------------------------------------------- 13. shapes and wide cases
+
+@pytest.mark.parametrize("path", WIDE, ids=[p.stem for p in WIDE])
+def test_wide_cases_set_rows_that_fit(path):
+    from symattn.renderers.measure import width
+    text = render(attend(load_problem(path)), "latex")
+    for body in displays(text):
+        for line in re.split(r"\\\\\n", body.strip()):
+            line = line.replace(r"\begin{aligned}", "").replace(r"\end{aligned}", "")
+            line = line.replace(r"\begin{gathered}", "").replace(r"\end{gathered}", "")
+            assert width(line.replace("&", "")) <= 345 * 1.0, line[:120]
