@@ -36,7 +36,7 @@ from .parse.layout import check_label_prefix, parse_width
 from .parse.options import read_gradient, read_sweep
 from .parse.reader import Reader
 from .parse.spec import ProblemReader
-from .renderers import FORMATS, MARKDOWN_DEPTH, latex, markdown, render_derivation, render_trace
+from .renderers import FORMATS, render_blocks, render_derivation, render_trace
 from .renderers.gradient_doc import render_gradient
 from .renderers.heads_doc import build_heads, heads_json, heads_text
 from .renderers.nonunique_doc import render_nonunique
@@ -162,16 +162,10 @@ def _render_heads(trace: MultiHeadTrace, to: str, options: Options, *, standalon
         return heads_text(trace.complete(), [{n: decimal_grid(h.stage(n), options.places)
                                               for n in ("A", "O")} for h in trace.heads])
     blocks = build_heads(derive_heads(trace, check_heads(trace, digits), options))
-    if to == "markdown":
-        return markdown.document(blocks, MARKDOWN_DEPTH[options.heading])
     labels = "".join(trace.heads[0].problem.row_labels + (trace.problem.title or "",))
-    if preamble:
-        return "\n".join(latex.preamble(blocks, options.lang, needs_cjk(labels))) + "\n"
-    headings = latex.Headings(options.heading, options.numbered, options.label)
-    if not standalone:
-        return latex.fragment(blocks, headings, options.lang, needs_cjk(labels))
-    return latex.document(blocks, options.lang, needs_cjk(labels), margins=False,
-                          headings=headings)
+    return render_blocks(blocks, to, options.lang, needs_cjk(labels), heading=options.heading,
+                         numbered=options.numbered, label=options.label, standalone=standalone,
+                         preamble=preamble)
 
 
 ANALYSIS_FORMATS = {Sweep: ("text", "json", "latex", "markdown", "svg"),

@@ -21,6 +21,7 @@ import sys
 import tempfile
 import threading
 import traceback
+from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from pathlib import Path
 from typing import Any, Callable
@@ -642,15 +643,29 @@ def huge_problems(draw) -> tuple[str, list[Fraction]]:
 
 
 def expected_weights(logits: list[Fraction], places: int = 4) -> list[str]:
-    """Softmax from exact differences of logits (differences beyond 10^4 give 0 at once)."""
+    """Softmax from exact differences of logits, each weight rounded to `places` decimals; one
+    that rounds to zero in two significant figures (1.0e-43), from its base-10 logarithm with
+    as many more digits as the largest difference has (e^(-10^41) has a 41-digit exponent)."""
     ctx = mpmath.MPContext()
-    ctx.dps = 40
     top = max(logits)
-    exps = [ctx.exp(ctx.mpf(d.numerator) / d.denominator) if (d := x - top) > -10_000
-            else ctx.zero for x in logits]
+    differences = [x - top for x in logits]
+    ctx.dps = 40 + len(str(int(max(abs(d) for d in differences))))
+    exps = [ctx.exp(ctx.mpf(d.numerator) / d.denominator) for d in differences]
     total = ctx.fsum(exps)
-    units = [int(ctx.nint(x / total * 10 ** places)) for x in exps]
-    return [f"{u // 10 ** places}.{u % 10 ** places:0{places}d}" for u in units]
+    shown = []
+    for weight in (x / total for x in exps):
+        units = int(ctx.nint(weight * 10 ** places))
+        if units:
+            shown.append(f"{units // 10 ** places}.{units % 10 ** places:0{places}d}")
+            continue
+        power = ctx.log10(weight)
+        exponent = int(ctx.floor(power))
+        mantissa = Decimal(ctx.nstr(ctx.power(10, power - exponent), 15, min_fixed=-1))
+        rounded = mantissa.quantize(Decimal("0.1"), ROUND_HALF_UP)
+        if rounded >= 10:  # 9.96e-7 is 1.0e-6
+            rounded, exponent = Decimal("1.0"), exponent + 1
+        shown.append(f"{rounded}e{exponent}")
+    return shown
 
 
 def weights_shown(text: str) -> list[str]:

@@ -52,8 +52,13 @@ def _compile_all(capsys) -> dict:
             jobs[(_name(path), lang, kind, detail)] = _document(capsys, path, lang, kind, detail)
 
     def one(item):
+        """(log, pages, source); a document that does not compile gives its TeX errors as the
+        log and no pages, so that its own test fails and the others still read their results."""
         (name, lang, kind, detail), text = item
-        pdf = compile_tex(text, lang, name=f"{name}-{lang}-{kind}-{detail}")
+        try:
+            pdf = compile_tex(text, lang, name=f"{name}-{lang}-{kind}-{detail}")
+        except AssertionError as error:
+            return (name, lang, kind, detail), (f"did not compile:\n{error}", 0, text)
         log = pdf.with_suffix(".log").read_text(encoding="utf-8", errors="replace")
         info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True, check=True)
         pages = int(re.search(r"Pages:\s+(\d+)", info.stdout).group(1))
@@ -80,7 +85,8 @@ CASES = [(path, lang, kind, detail) for path in SOURCES
 @pytest.mark.parametrize("path, lang, kind, detail", CASES,
                          ids=["-".join((_name(c[0]),) + c[1:]) for c in CASES])
 def test_no_overfull_box(results, path, lang, kind, detail):
-    log, _, _ = results[(_name(path), lang, kind, detail)]
+    log, pages, _ = results[(_name(path), lang, kind, detail)]
+    assert pages > 0, log
     overfull = re.findall(r"^Overfull \\hbox \(([\d.]+)pt too wide\)[^\n]*", log, re.M)
     assert overfull == []
 

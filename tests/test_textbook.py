@@ -278,7 +278,8 @@ def test_headings_follow_the_options():
     ("05_five_tokens_temperature", "zh", ["% XeLaTeX with ctex: \\documentclass{ctexbook} (or "
                                           "ctexart), or \\usepackage{ctex} in another class",
                                           r"\usepackage{amsmath,amssymb}", r"\usepackage{tikz}"]),
-], ids=["plain", "cjk-labels-and-figure", "chinese"])
+    ("07_cross_attention_shapes", "en", [r"\usepackage{amsmath,amssymb}"]),
+], ids=["plain", "cjk-labels-and-figure", "chinese", "shapes-only"])
 def test_preamble_prints_exactly_the_packages_a_fragment_needs(capsys, name, lang, lines):
     path = EXAMPLES / name / "problem.toml"
     assert cli.main(["solve", str(path), "--format", "latex", "--lang", lang, "--preamble"]) == 0

@@ -91,6 +91,7 @@ def _shapes(problem: ShapeProblem, args: argparse.Namespace) -> int:
     if args.command == "check":
         text = shapes_check(problem, args.lang)
     else:
-        text = render_shapes(problem, args.format, args.lang or "en", args.standalone)
+        text = render_shapes(problem, args.format, args.lang or "en", args.standalone,
+                             **layout(args))
     write(text, args)
     return EXIT_OK

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from ..derivation import Derivation
 from ..model import Trace
-from . import latex, markdown
 from .document import build
+from .emit import MARKDOWN_DEPTH, render_blocks
 from .jsonout import render_json
 from .printer import needs_cjk
 from .text import render_report, render_text
@@ -13,26 +13,15 @@ from .text import render_report, render_text
 FORMATS = ("text", "json", "latex", "markdown")
 
 
-MARKDOWN_DEPTH = {"chapter": 0, "section": 0, "subsection": 1, "subsubsection": 2, "paragraph": 3}
-
-
 def render_derivation(derivation: Derivation, to: str, *, standalone: bool = False,
                       preamble: bool = False) -> str:
     """A derivation as LaTeX (a fragment, a document with standalone, or with preamble the
     \\usepackage lines the fragment needs) or Markdown."""
-    blocks = build(derivation)
-    options = derivation.options
-    if to == "markdown":
-        return markdown.document(blocks, MARKDOWN_DEPTH[options.heading])
-    p = derivation.trace.problem
-    user_text = "".join((p.title or "",) + p.row_labels + p.column_labels)
-    wide = needs_cjk(user_text)
-    if preamble:
-        return "\n".join(latex.preamble(blocks, options.lang, wide)) + "\n"
-    headings = latex.Headings(options.heading, options.numbered, options.label)
-    if not standalone:
-        return latex.fragment(blocks, headings, options.lang, wide)
-    return latex.document(blocks, options.lang, wide, margins=False, headings=headings)
+    o, p = derivation.options, derivation.trace.problem
+    wide = needs_cjk("".join((p.title or "",) + p.row_labels + p.column_labels))
+    return render_blocks(build(derivation), to, o.lang, wide, heading=o.heading,
+                         numbered=o.numbered, label=o.label, standalone=standalone,
+                         preamble=preamble)
 
 
 def render_trace(trace: Trace, to: str, decimals: dict[str, list[list[str]]] | None = None,
@@ -44,4 +33,4 @@ def render_trace(trace: Trace, to: str, decimals: dict[str, list[list[str]]] | N
     return render_json(trace, shown)
 
 
-__all__ = ["FORMATS", "render_derivation", "render_report", "render_trace"]
+__all__ = ["FORMATS", "MARKDOWN_DEPTH", "render_blocks", "render_derivation", "render_report", "render_trace"]

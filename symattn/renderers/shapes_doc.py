@@ -4,10 +4,11 @@ LaTeX and Markdown (English and Chinese); with a batch axis and heads when the p
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from ..model import ShapeProblem
-from . import latex, markdown
 from .blocks import Block, Display, Heading, Items, Paragraph, segments, title_segments
+from .emit import render_blocks
 from .phrases import say
 from .printer import needs_cjk
 
@@ -45,18 +46,18 @@ def shape_blocks(p: ShapeProblem, lang: str) -> list[Block]:
     return blocks
 
 
-def render_shapes(p: ShapeProblem, to: str, lang: str = "en", standalone: bool = False) -> str:
-    """The shape argument as "text", "json", "latex" (fragment or document) or "markdown"."""
+def render_shapes(p: ShapeProblem, to: str, lang: str = "en", standalone: bool = False,
+                  **layout: Any) -> str:
+    """The shape argument as "text", "json", "latex" (fragment, document or preamble lines,
+    headings as `layout` says: heading, numbered, label, preamble) or "markdown"."""
     if to == "json":
         return json.dumps({"title": p.title, "shapes": {k: list(v) for k, v in p.shapes.items()}},
                           ensure_ascii=False) + "\n"
     if to == "text":
         return shapes_text(p)
-    blocks = shape_blocks(p, lang)
-    if to == "markdown":
-        return markdown.document(blocks)
-    return latex.document(blocks, lang, needs_cjk(p.title or "")) if standalone \
-        else latex.fragment(blocks)
+    layout.pop("width", None)  # a shape argument has no wide display to fit
+    return render_blocks(shape_blocks(p, lang), to, lang, needs_cjk(p.title or ""),
+                         standalone=standalone, **layout)
 
 
 def shapes_text(p: ShapeProblem) -> str:
