@@ -118,6 +118,13 @@ def test_no_step_repeats_itself(name, detail):
         assert parts[-2:] != ["1", "1"], parts
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("detail", ["textbook", "full"])
+def test_a_temperature_that_is_the_symbol_tau_is_never_said_to_equal_itself(lang, detail):
+    text = latex("09_parameter_sweep", lang=lang, detail=detail)
+    assert r"\tau" in text and not re.search(r"\\tau\s*=\s*\\tau\b", text)
+
+
 def test_every_step_of_a_row_states_formula_then_substitution_then_result():
     text = latex("05_five_tokens_temperature", detail="full")
     assert re.search(r"L_\{3,1\} &= \\frac\{S_\{3,1\} \+ M_\{3,1\}\}\{\\tau\} = "

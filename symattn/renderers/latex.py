@@ -42,13 +42,22 @@ def inline(parts: tuple[Segment, ...]) -> str:
     return "".join(out)
 
 
+ONE_LINE = 40
+"""A title longer than this may take two lines of a heading's large bold type."""
+STRETCH = r"\emergencystretch=3em "
+"""Lets TeX spread a two-line title's words rather than run it into the margin ("two-position
+example"); set inside the heading's own paragraph, so it changes nothing else."""
+
+
 def heading(b: Heading, headings: Headings) -> str:
     """\\section*{…} (or the level asked for, numbered or not) with its \\label."""
     at = min(SECTIONS.index(headings.top) + b.level - 1, len(SECTIONS) - 1)
     star = "" if headings.numbered else "*"
-    short = f"[{inline(b.short)}]" if b.short and headings.numbered else ""
-    text = rf"\{SECTIONS[at]}{star}{short}{{" + inline(b.segments) + "}"
     plain = "".join(content for _, content in b.segments)
+    stretch = STRETCH if len(plain) > ONE_LINE else ""
+    short = f"[{inline(b.short or b.segments)}]" if headings.numbered and (b.short or stretch) \
+        else ""
+    text = rf"\{SECTIONS[at]}{star}{short}{{{stretch}" + inline(b.segments) + "}"
     if headings.numbered and SECTIONS[at] in ("chapter", "section") and len(plain) > MARK \
             and all(kind != "math" for kind, _ in b.segments):
         cut = plain[:MARK].rsplit(" ", 1)[0]  # a page head holds one line: a shorter title

@@ -173,3 +173,9 @@ def decimal_first(printer, expr: sp.Mul, default, joint: str) -> str:
     others = printer._print(sp.Mul(*rest)) if rest else ""
     head = joint.join(printer._print(d) for d in decimals)
     return sign + head + (joint + others if others else "")
+
+
+def tau_equation(tau: sp.Expr) -> str:
+    """\\tau = 17/20, or \\tau alone when the temperature is the symbol τ itself (never τ = τ)."""
+    shown = math(tau, slash=True)
+    return r"\tau" if shown == r"\tau" else rf"\tau = {shown}"

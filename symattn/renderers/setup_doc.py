@@ -7,7 +7,7 @@ from ..derivation import Derivation
 from .blocks import Block, Display, Label, Paragraph, Segment, joined, segments, step
 from .fit import Fit, chain, pack
 from .matrices import cells
-from .printer import math, matrix
+from .printer import math, matrix, tau_equation
 from .phrases import phrase
 
 
@@ -35,7 +35,9 @@ def setup(d: Derivation, fit: Fit, projections_too: bool = True) -> list[Block]:
     sizes = [f"n_q = n_k = {p.n_q}"] if p.n_q == p.n_k else [f"n_q = {p.n_q}", f"n_k = {p.n_k}"]
     if p.key_dimension is not None:
         sizes.append(f"d_k = {p.key_dimension}")
-    sizes += [f"d_v = {p.d_v}", rf"\tau = {math(d.scalars['tau'], slash=True)}"]
+    sizes.append(f"d_v = {p.d_v}")
+    if (tau := tau_equation(d.scalars["tau"])) != r"\tau":  # a bare τ is named where it divides
+        sizes.append(tau)
     lead = segments("tb_take", lang) + listing([(("math", s),) for s in sizes], lang)
     lead += _masks(d)
     if p.key_tokens:

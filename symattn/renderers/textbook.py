@@ -10,7 +10,7 @@ from ..derivation import Derivation, Name
 from .blocks import Block, Display, Segment, fill, segments, step
 from .fit import Fit, chain, pack
 from .matrices import Factored, approx_cells, cells, factored, matrix_lines, sum_lines, terms
-from .printer import approx, math, matrix
+from .printer import approx, math, matrix, tau_equation
 from .setup_doc import listing
 
 INLINE_NAME = 150.0  # a name wider than this (points) is displayed, not written in the text
@@ -108,9 +108,10 @@ def logits(d: Derivation, fit: Fit) -> list[Block]:
     if lead:
         lead += segments("tb_semicolon", lang)
         words = segments("tb_logits_one", lang) if tau == 1 else \
-            segments("tb_logits_rows", lang, tau=math(tau, slash=True))
+            segments("tb_logits_symbolic", lang) if tau_equation(tau) == r"\tau" else \
+            segments("tb_logits_rows", lang, tau=tau_equation(tau))
     else:
-        words = segments("tb_logits_plain", lang, tau=math(tau, slash=True))
+        words = segments("tb_logits_plain", lang, tau=tau_equation(tau))
     exact = cells(shown["L"])
     rows = pack([r"\bigl(" + ", ".join(row) + r"\bigr)" for row in exact], fit) \
         if tau == 1 and lead else None

@@ -9,7 +9,7 @@ from .fit import Fit, chain
 from .measure import width
 from .phrases import phrase
 from .matrices import sum_lines
-from .printer import approx, math, power_of_e
+from .printer import approx, math, power_of_e, tau_equation
 from .textbook import product, same_logits
 
 
@@ -103,7 +103,7 @@ def _logits(d: Derivation, i: int, fit: Fit) -> Step:
         terms.append(("=", math(shown["L"][i, j], slash=True)))
         rows.append((_index("L", i, j), terms + _approx(d, "L", i, j)))
     words = segments("wk_logits_one", lang) if tau == 1 else \
-        segments("wk_logits", lang, tau=math(tau, slash=True))
+        segments("wk_logits", lang, tau=tau_equation(tau))
     return step(words, _lines(rows, fit))
 
 
