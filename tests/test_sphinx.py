@@ -16,6 +16,8 @@ from conftest import EXAMPLES
 from sites import check_math, sphinx_build
 
 import symattn
+from symattn.answers.verify import verify
+from symattn.renderers.verdicts import render_verification_text
 
 CAUSAL = EXAMPLES / "02_causal_three_positions" / "problem.toml"
 PAGE = """# A course page
@@ -110,3 +112,21 @@ def test_every_derivation_renders_in_mathjax_in_chromium(site):
     seen = check_math({"index": (site / "_build" / "index.html", "mathjax")})["index"]
     assert seen["typeset"] and seen["errors"] == [] and seen["console"] == []
     assert seen["written"] == seen["rendered"] > 40
+
+
+def test_answers_a_problem_set_and_a_course_page(site):
+    (site / "index.md").write_text(
+        "# Formats\n\n```{symattn} problems/causal.toml\n:format: answers\n```\n\n"
+        "```{symattn} problems\n:format: problemset\n```\n\n"
+        "```{symattn} problems/causal.toml\n:format: page\n```\n", encoding="utf-8")
+    done = sphinx_build(site, "html", site / "_build")
+    assert done.returncode == 0, done.stderr
+    page = (site / "_build" / "index.html").read_text(encoding="utf-8")
+    problem = symattn.load_problem(CAUSAL)
+    report = render_verification_text(verify(problem))
+    assert html.escape(report.splitlines()[1], quote=False) in page
+    assert '<p class="rubric">Answer key</p>' in page
+    assert r"\text{1.}\quad" in page  # the key's first answer
+    frame = re.search(r'<iframe class="symattn-page" sandbox="allow-scripts"[^>]*srcdoc="([^"]*)"',
+                      page)
+    assert frame and "<!DOCTYPE html>" in html.unescape(frame.group(1))
