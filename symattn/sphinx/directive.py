@@ -4,6 +4,7 @@ problem set, computed at build time; Sphinx math for HTML, symattn's own LaTeX f
 from __future__ import annotations
 
 import html
+import os
 from pathlib import Path
 
 from docutils import nodes, utils
@@ -38,6 +39,7 @@ class SymattnDirective(SphinxDirective):
 
     def run(self) -> list[nodes.Node]:
         relative, absolute = self.env.relfn2path(self.arguments[0], self.env.docname)
+        absolute = os.path.normpath(absolute)  # "/../worked_examples/..." names the file plainly
         self.env.note_dependency(absolute)  # a fix to a failing file rebuilds the page too
         form = self.options.get("format", "derivation")
         try:

@@ -47,7 +47,7 @@ async function main() {
       await page.goto(pathToFileURL(job.page).href);
       const typeset = await page.evaluate(TYPESET[job.engine]);
       out[job.name] = { typeset, ...(await page.evaluate(observe, job.engine)), console: consoleErrors };
-      if (job.screenshot) await page.screenshot({ path: job.screenshot, fullPage: true });
+      if (job.screenshot) await page.screenshot({ path: job.screenshot });  // the first screen
       await page.close();
     }
   } finally {
