@@ -1,7 +1,7 @@
 // Open built documentation pages (Sphinx with MathJax, MkDocs with KaTeX) in the system Chromium,
 // headless, wait until their math is typeset, and print per page as JSON: how many math elements
 // the generator wrote, how many the engine rendered, the engine's error nodes with their text, and
-// the console errors. tests/test_sphinx_site.py and tests/test_mkdocs.py assert on it.
+// the console errors (KaTeX: also the TeX each formula received). tests/test_sphinx_site.py and tests/test_mkdocs.py assert on it.
 // Standard input: {"chromium": "/usr/bin/chromium", "pages": [{"name", "page", "engine"}, ...]}
 // with engine "mathjax" or "katex".
 "use strict";
@@ -15,7 +15,7 @@ const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
 const TYPESET = {
   mathjax: () => window.MathJax && window.MathJax.startup && window.MathJax.startup.promise
     ? window.MathJax.startup.promise.then(() => true) : Promise.resolve(false),
-  katex: () => new Promise((done) => setTimeout(() => done(!!window.katex), 300)),
+  katex: () => !!window.katex && typeof window.renderMathInElement === "function",  // typeset on DOMContentLoaded
 };
 
 function observe(engine) {
@@ -28,6 +28,8 @@ function observe(engine) {
   }
   return { written: count(".arithmatex"), rendered: count(".arithmatex .katex"),
     errors: texts(".katex-error"),
+    tex: [...document.querySelectorAll('.katex annotation[encoding="application/x-tex"]')]
+      .map((e) => e.textContent),
     unrendered: [...document.querySelectorAll(".arithmatex")].filter((e) => !e.querySelector(".katex"))
       .map((e) => e.textContent.slice(0, 200)) };
 }
