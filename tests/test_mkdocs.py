@@ -12,7 +12,6 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-import pytest
 from clients import math_blocks, need
 from conftest import EXAMPLES, ROOT
 from sites import KATEX_DIST, check_math, need_module
