@@ -20,6 +20,7 @@ from symattn.answers.verify import verify
 from symattn.renderers.verdicts import render_verification_text
 
 CAUSAL = EXAMPLES / "02_causal_three_positions" / "problem.toml"
+TOKENS = EXAMPLES / "05_five_tokens_temperature" / "problem.toml"
 PAGE = """# A course page
 
 ```{symattn} problems/causal.toml
@@ -90,6 +91,9 @@ def test_a_broken_problem_file_is_one_line_naming_file_key_and_column(site):
 
 def test_the_latex_builder_sets_symattns_latex_with_no_overfull_box(site):
     need(shutil.which("latexmk") is not None, "latexmk is not installed")
+    shutil.copy(TOKENS, site / "problems" / "tokens.toml")  # English, Chinese token labels
+    with (site / "index.md").open("a", encoding="utf-8") as page:
+        page.write("\n```{symattn} problems/tokens.toml\n```\n")
     out = site / "_build"
     done = sphinx_build(site, "latex", out)
     assert done.returncode == 0, done.stderr
@@ -98,7 +102,8 @@ def test_the_latex_builder_sets_symattns_latex_with_no_overfull_box(site):
     for lang, detail in (("en", None), ("zh", "full")):
         fragment = symattn.render(trace, "latex", lang=lang, detail=detail, heading="paragraph")
         assert fragment.strip() in tex
-    assert r"\usepackage[scheme=plain]{ctex}" in tex
+    assert r"\usepackage[scheme=plain]{ctex}" in tex and "CJKutf8" not in tex  # they clash
+    assert r"\begin{CJK}{UTF8}{gbsn}" in tex and r"\newenvironment{CJK}[2]{}{}" in tex
     run = subprocess.run(["latexmk", "-xelatex", "-interaction=nonstopmode", "-halt-on-error",
                           "course.tex"], cwd=out, capture_output=True, text=True, timeout=300)
     log = (out / "course.log").read_text(encoding="utf-8", errors="replace")

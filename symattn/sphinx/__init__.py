@@ -12,6 +12,9 @@ from .directive import SymattnDirective
 
 SPHINX_LOADS = {"amsmath", "amssymb"}
 """Packages Sphinx's LaTeX preamble already has."""
+CJK_PASS_THROUGH = "\n\\ifdefined\\CJK\\else\\newenvironment{CJK}[2]{}{}\\fi\n"
+"""Under XeLaTeX or LuaLaTeX, ctex sets CJK labels itself: the CJK environment (CJKutf8, which
+clashes with it) around English derivations with such labels becomes a plain group."""
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
@@ -41,6 +44,11 @@ def _latex_packages(app: Sphinx, env: BuildEnvironment) -> list[str]:
         return []
     known = {name for name, _ in app.registry.latex_packages} | SPHINX_LOADS
     needed = set().union(*getattr(env, "symattn_packages", {}).values())
+    if app.config.latex_engine in ("xelatex", "lualatex") and ("CJKutf8", None) in needed:
+        needed.discard(("CJKutf8", None))
+        if not (app.config.language or "").startswith("zh"):  # a Chinese site has xeCJK
+            needed.add(("ctex", "scheme=plain"))
+        app.builder.context["preamble"] += CJK_PASS_THROUGH
     for name, options in sorted(needed, key=str):
         if name not in known:
             app.add_latex_package(name, options)
