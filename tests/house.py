@@ -26,7 +26,7 @@ LAYERS = (
     ("derivation", ("derivation", "derivation.*")),
     ("renderers, page, exercises", ("renderers", "renderers.*", "page", "page.*", "exercises",
                                     "exercises.*")),
-    ("cli, api", ("", "__main__", "api", "cli", "cli.*", "notebook")),
+    ("cli, api", ("", "__main__", "api", "cli", "cli.*", "notebook", "sphinx", "sphinx.*")),
 )
 """Lowest first: a module imports only from its own layer or the layers below it."""
 

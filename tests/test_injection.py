@@ -21,7 +21,7 @@ from conftest import ROOT
 
 import symattn
 from symattn import cli
-from symattn.renderers.markdown import escape_markdown
+from symattn.renderers.markdown import SETUPS, escape_markdown
 from symattn.renderers.printer import escape_text
 
 CANARY = "symattn_canary"  # relative: it would appear in the folder TeX runs in
@@ -179,7 +179,8 @@ def test_hostile_labels_render_literally_with_katex(trace):
 
 
 def test_hostile_labels_stay_prose_in_markdown(trace):
-    md = symattn.render(trace, "markdown", figure=True)
+    setups, md = symattn.render(trace, "markdown", figure=True).split("\n\n", 1)
+    assert setups == SETUPS  # the one HTML comment, saying which set-ups render the math
     prose = re.sub(r"\$\$\n.*?\n\$\$", "", md, flags=re.S)
     assert "<" not in prose  # no HTML at all: < is &lt;
     shown_prose = commonmark_text(prose)

@@ -181,7 +181,8 @@ def test_jupyter_shows_a_trace_as_its_derivation(monkeypatch):
         r"$$A = \left[\begin{array}{cc} \frac{1}{4} & \frac{3}{4} "
         r"\end{array}\right],\qquad O = \left[\begin{array}{c} "
         r"\frac{7}{4} \end{array}\right]$$")
-    assert registered["text/markdown", module, name](trace).startswith("# Derivation\n")
+    setups, rest = registered["text/markdown", module, name](trace).split("\n\n", 1)
+    assert setups.startswith("<!-- symattn Markdown") and rest.startswith("# Derivation\n")
 
 
 def test_outside_ipython_nothing_is_registered(monkeypatch):

@@ -55,7 +55,7 @@ def _grade(problem: Problem | ShapeProblem, args: argparse.Namespace) -> int:
         if problem_with_key:
             raise InputError(f"claim key {key!r}: {problem_with_key}", source=args.submissions,
                              key="line 1", column=column)
-    bar = progress_bar("answers", "grading")
+    bar = progress_bar("answers", "grading", args.quiet)
     graded = grade(submissions, facts, problem.grading, _symbols(problem), workers=args.workers,
                    time_limit=args.time_limit, progress=bar.update if bar else None,
                    mistakes=mistakes)

@@ -68,6 +68,7 @@ def build_parser() -> argparse.ArgumentParser:
     grade.add_argument("--time-limit", type=float, default=2.0,
                        help="seconds one answer may take before it is marked invalid (default 2)")
     grade.add_argument("--workers", type=int, default=2, help="worker processes (default 2)")
+    _quiet(grade)
     analyses = _add_analyses(commands)
     _add_exercises(commands)
     page = commands.add_parser("page", help="write an interactive, offline HTML course page")
@@ -149,8 +150,15 @@ def _add_exercises(commands: Any) -> None:
     problemset.add_argument("--format", choices=("latex", "markdown"),
                             help="default: from the output name (.md: markdown), else latex")
     problemset.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    _quiet(problemset)
     problemset.add_argument("-o", "--output", help="write here instead of standard output")
     mistakes = commands.add_parser("mistakes", help="the result each classic mistake gives")
     mistakes.add_argument("file", help="problem file (TOML)")
     mistakes.add_argument("--format", choices=("text", "json"), default="text")
     mistakes.add_argument("--lang", choices=("en", "zh"), default="en")
+
+
+def _quiet(command: argparse.ArgumentParser) -> None:
+    """--quiet for a long command: no progress bar (there is none when stderr is not a terminal)."""
+    command.add_argument("-q", "--quiet", action="store_true",
+                         help="no progress bar on standard error")

@@ -47,7 +47,7 @@ def _problemset(args: argparse.Namespace) -> int:
         raise InputError("--jobs must be from 1 to 64")
     files = problem_files(Path(args.directory))
     to = args.format or ("markdown" if (args.output or "").endswith(".md") else "latex")
-    bar = progress_bar("problems", "deriving")
+    bar = progress_bar("problems", "deriving", args.quiet)
     parts = exercises(files, args.lang, args.jobs, bar.update if bar else None)
     if bar:
         bar.close()

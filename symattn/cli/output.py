@@ -1,4 +1,4 @@
-"""What every command shares: exit codes, writing the result, usage errors, a progress bar."""
+"""What every command shares: exit codes, writing the result, usage errors, a progress bar (tqdm)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,6 @@ import argparse
 import os
 import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import TextIO
 
@@ -94,27 +93,24 @@ def _same_file(a: Path, b: Path) -> bool:
         return False
 
 
-class ProgressBar:
-    """A one-line progress bar on a terminal, redrawn at most ten times a second."""
+class Progress:
+    """tqdm on standard error, fed the (done, total) counts the workers report."""
 
-    def __init__(self, stream: TextIO, unit: str = "answers", verb: str = "grading") -> None:
-        self.stream, self.clock, self.last = stream, time.monotonic, 0.0
-        self.unit, self.verb = unit, verb
+    def __init__(self, stream: TextIO, unit: str, verb: str) -> None:
+        from tqdm import tqdm  # only when a bar is shown: every other command starts without it
+
+        self.bar = tqdm(desc=verb, unit=f" {unit}", file=stream, mininterval=0.1, leave=True,
+                        dynamic_ncols=True)
 
     def update(self, done: int, total: int) -> None:
-        now = self.clock()
-        if now - self.last < 0.1 and done < total:
-            return
-        self.last = now
-        filled = int(30 * done / total)
-        self.stream.write(f"\r{self.verb} [{'#' * filled}{'.' * (30 - filled)}] {done}/{total} {self.unit}")
-        self.stream.flush()
+        if self.bar.total != total:
+            self.bar.total = total
+        self.bar.update(done - self.bar.n)
 
     def close(self) -> None:
-        self.stream.write("\n")
-        self.stream.flush()
+        self.bar.close()
 
 
-def progress_bar(unit: str, verb: str) -> ProgressBar | None:
-    """A progress bar on standard error when it is a terminal, else None."""
-    return ProgressBar(sys.stderr, unit, verb) if sys.stderr.isatty() else None
+def progress_bar(unit: str, verb: str, quiet: bool = False) -> Progress | None:
+    """A progress bar on standard error when it is a terminal and not --quiet, else None."""
+    return None if quiet or not sys.stderr.isatty() else Progress(sys.stderr, unit, verb)

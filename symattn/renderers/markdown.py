@@ -73,7 +73,14 @@ def _shade(percent: int) -> str:
     return "#{:02x}{:02x}{:02x}".format(channel(70), channel(120), channel(220))
 
 
+SETUPS = ("<!-- symattn Markdown, math between dollar signs by Pandoc's rules: it renders under a "
+          "math-aware parser (markdown-it with a TeX plugin, MyST dollarmath, pymdown-extensions "
+          "arithmatex, Pandoc), not under plain CommonMark with browser auto-render, which breaks "
+          "matrix rows -->")
+"""The first line of every Markdown output: which set-ups render it (README, Use in course material)."""
+
+
 def document(blocks: list[Block], depth: int = 0) -> str:
-    """The whole derivation as Markdown (headings depth levels down)."""
-    return "\n\n".join(block(b, depth) for b in blocks) + "\n"
+    """The whole derivation as Markdown (headings depth levels down), after the SETUPS line."""
+    return "\n\n".join([SETUPS, *(block(b, depth) for b in blocks)]) + "\n"
 

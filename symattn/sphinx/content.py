@@ -1,0 +1,84 @@
+"""What the symattn directive shows, as text: a problem file's derivation, answers or course page,
+or a directory's problem set, in Markdown (for HTML) and LaTeX (for the LaTeX builder)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from ..answers.verify import verify
+from ..api import render
+from ..exact.attention import attend
+from ..exact.heads import attend_heads
+from ..exercises.problemset import exercises, problem_files
+from ..model import MultiHeadProblem, ShapeProblem
+from ..page.build import build_page
+from ..parse.spec import load_problem
+from ..renderers import latex, markdown
+from ..renderers.problemset_doc import problemset_blocks
+from ..renderers.shapes_doc import render_shapes
+from ..renderers.verdicts import render_verification_text
+
+FORMATS = ("derivation", "answers", "problemset", "page")
+DETAILS = ("summary", "textbook", "full")
+USEPACKAGE = re.compile(r"\\usepackage(?:\[([^]]*)\])?\{([^}]*)\}")
+
+
+@dataclass(frozen=True)
+class Shown:
+    """One directive's output: Markdown for HTML, LaTeX for the LaTeX builder, or a literal
+    report (both builders), or a course page (HTML); the LaTeX packages; the files read."""
+
+    markdown: str = ""
+    latex: str = ""
+    literal: str = ""
+    page: str = ""
+    packages: tuple[tuple[str, str | None], ...] = ()
+    files: tuple[Path, ...] = ()
+
+
+def shown(path: Path, form: str, lang: str, detail: str | None, heading: str) -> Shown:
+    """The directive's output for `path` (a problem file; a directory for a problem set).
+
+    Raises:
+        InputError: the file or directory cannot be read, computed or derived; names where.
+    """
+    if form == "problemset":
+        return _problemset(path, lang, heading)
+    problem = load_problem(path)
+    if form == "answers":
+        return Shown(literal=render_verification_text(verify(problem), lang), files=(path,))
+    page = build_page(problem, lang=lang) if form == "page" else ""
+    return replace(_derivation(problem, lang, detail, heading), page=page, files=(path,))
+
+
+def _derivation(problem, lang: str, detail: str | None, heading: str) -> Shown:
+    """Markdown and LaTeX of one problem's derivation (the shape argument for a shapes-only one)."""
+    if isinstance(problem, ShapeProblem):
+        return Shown(render_shapes(problem, "markdown", lang), render_shapes(problem, "latex", lang))
+    trace = attend_heads(problem) if isinstance(problem, MultiHeadProblem) else attend(problem)
+    options = {"lang": lang, "detail": detail}
+    preamble = render(trace, "latex", preamble=True, heading=heading, **options)
+    return Shown(render(trace, "markdown", **options),  # its headings become rubrics
+                 render(trace, "latex", heading=heading, **options), packages=packages(preamble))
+
+
+def _problemset(directory: Path, lang: str, heading: str) -> Shown:
+    """Questions, solutions and an answer key of every problem file in `directory`."""
+    files = problem_files(directory)
+    parts = exercises(files, lang)
+    blocks = problemset_blocks(parts, lang)
+    wide = any(e.wide_labels for e in parts)
+    fragment = latex.fragment(blocks, latex.Headings(heading, False, None), lang, wide)
+    preamble = "\n".join(latex.preamble(blocks, lang, wide))
+    return Shown(markdown.document(blocks), fragment, packages=packages(preamble),
+                 files=tuple(files))
+
+
+def packages(preamble: str) -> tuple[tuple[str, str | None], ...]:
+    """(package, options) of each \\usepackage line of a fragment's preamble, one per package."""
+    out = []
+    for options, names in USEPACKAGE.findall(preamble):
+        out += [(name.strip(), options or None) for name in names.split(",")]
+    return tuple(dict.fromkeys(out))
