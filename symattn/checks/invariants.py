@@ -13,6 +13,7 @@ from ..limits import MAX_WORKING_DIGITS
 from ..model import Problem, Trace, stage_shapes
 from ..numeric import PrecisionError, context, recompute, to_mpf
 from ..reports import CHECKS, CheckResult, Report
+from .signs import Signs
 
 COMPARED = ("R", "S", "M", "L", "A", "O")
 
@@ -124,8 +125,9 @@ def check_nonnegative(trace: Trace, digits: int, values: Mapping[sp.Symbol, sp.E
 def _nonnegative(trace: Trace, digits: int, values: Mapping[sp.Symbol, sp.Expr]) -> CheckResult:
     ctx, value = _numeric(trace, digits, values)
     negative, numeric_only = [], 0
+    signs = Signs()
     for (i, j), a in _entries(trace.A):
-        if a.is_nonnegative:
+        if signs.nonnegative(a) or (not a.is_Rational and a.is_nonnegative):
             continue
         numeric_only += 1
         if a.is_negative or value(a) < 0:
