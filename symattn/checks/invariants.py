@@ -215,24 +215,21 @@ def _entries(matrix: sp.ImmutableMatrix):
             yield (i, j), matrix[i, j]
 
 
-def _reversed_problem(trace: Trace, queries: bool) -> tuple[Problem, list[int]]:
-    """The problem with its queries (or its keys and values together) in reverse order; the
-    mask travels with them as an explicit keep matrix, the bias likewise."""
+def _reversed_problem(trace: Trace, queries: bool, keys: bool) -> tuple[Problem, list[int]]:
+    """The problem with its queries and/or its keys and values (together) in reverse order;
+    the mask travels with them as an explicit keep matrix, the bias likewise. Returns the
+    query order."""
     p = trace.problem
-    n = p.n_q if queries else p.n_k
-    order = list(range(n - 1, -1, -1))
-    keep = [list(row) for row in trace.readable]
+    rows = list(range(p.n_q - 1, -1, -1)) if queries else list(range(p.n_q))
+    columns = list(range(p.n_k - 1, -1, -1)) if keys else list(range(p.n_k))
+    keep = [[trace.readable[i][j] for j in columns] for i in rows]
     bias = p.bias.tolist() if p.bias is not None else None
-    if queries:
-        keep, Q, K, V = [keep[i] for i in order], p.Q.extract(order, list(range(p.d_k))), p.K, p.V
-        bias = [bias[i] for i in order] if bias else None
-    else:
-        keep = [[row[j] for j in order] for row in keep]
-        Q, K, V = p.Q, p.K.extract(order, list(range(p.d_k))), p.V.extract(order, list(range(p.d_v)))
-        bias = [[row[j] for j in order] for row in bias] if bias else None
+    bias = [[bias[i][j] for j in columns] for i in rows] if bias else None
+    Q = p.Q.extract(rows, list(range(p.d_k)))
+    K, V = p.K.extract(columns, list(range(p.d_k))), p.V.extract(columns, list(range(p.d_v)))
     return replace(p, Q=Q, K=K, V=V, mask="none", keep=tuple(tuple(r) for r in keep),
                    key_lengths=None, bias=sp.ImmutableMatrix(bias) if bias else None,
-                   projections=None, tokens=None, key_tokens=None), order
+                   projections=None, tokens=None, key_tokens=None), rows
 
 
 def _same(a: sp.Expr, b: sp.Expr) -> bool:
@@ -241,15 +238,21 @@ def _same(a: sp.Expr, b: sp.Expr) -> bool:
 
 def check_permutation(trace: Trace) -> CheckResult:
     """Without positions attention does not see order: reversing the queries reverses the rows
-    of O, and reversing the keys with their values leaves O unchanged (masks moved along)."""
-    O = trace.O
-    by_queries, order = _reversed_problem(trace, queries=True)
-    moved = attend(by_queries).O
-    rows_ok = all(_same(moved[k, c], O[i, c]) for k, i in enumerate(order) for c in range(O.cols))
-    by_keys, _ = _reversed_problem(trace, queries=False)
-    kept = attend(by_keys).O
-    keys_ok = all(_same(kept[i, c], O[i, c]) for i in range(O.rows) for c in range(O.cols))
-    if rows_ok and keys_ok:
+    of O, and reversing the keys with their values leaves O unchanged (masks moved along).
+    Both at once cost one recomputation; only if that fails are the two tried apart, to say
+    which order O depends on."""
+    if _permuted_ok(trace, queries=True, keys=True):
         return CheckResult("permutation", True, "permutation_ok")
+    rows_ok = _permuted_ok(trace, queries=True, keys=False)
+    keys_ok = _permuted_ok(trace, queries=False, keys=True)
     broken = tuple(what for what, ok in (("query_order", rows_ok), ("key_order", keys_ok)) if not ok)
-    return CheckResult("permutation", False, "permutation_bad", (("orders", broken),))
+    return CheckResult("permutation", False, "permutation_bad",
+                       (("orders", broken or ("query_order", "key_order")),))
+
+
+def _permuted_ok(trace: Trace, queries: bool, keys: bool) -> bool:
+    """O of the problem with reversed queries and/or keys is O with its rows in that order."""
+    O = trace.O
+    problem, order = _reversed_problem(trace, queries, keys)
+    moved = attend(problem).O
+    return all(_same(moved[k, c], O[i, c]) for k, i in enumerate(order) for c in range(O.cols))
