@@ -37,3 +37,13 @@ def test_the_check_proves_every_family_exactly():
                               mask="causal", temperature="tau", symbols={"tau": "positive"})
     result = dict((r.check, r) for r in symattn.check(trace).results)["nonnegative"]
     assert result.passed is True and result.detail == "exactly"
+
+
+def test_a_row_sum_is_read_off_the_shared_denominator_and_only_when_it_is_one():
+    from symattn.checks.invariants import is_exactly_one
+    e1, e2 = sp.exp(sp.sqrt(2) / 3), 7 ** (sp.sqrt(2) / 4) * sp.exp(sp.log(2) * sp.log(3))
+    d = 1 + 2 * e1 + 3 * e2
+    assert is_exactly_one([1 / d, 2 * e1 / d, 3 * e2 / d]) is True
+    assert is_exactly_one([1 / d, 2 * e1 / d, 2 * e2 / d]) is not True
+    assert is_exactly_one([1 / d, 2 * e1 / d, 3 * e2 / d, sp.Rational(1, 10**9)]) is not True
+    assert is_exactly_one([sp.Rational(1, 3), sp.Rational(2, 3), sp.S.Zero]) is True

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import replace
 from typing import Mapping
 
@@ -55,28 +56,58 @@ def check_shapes(trace: Trace) -> CheckResult:
     return CheckResult("shapes", True, "shapes_ok", (("n_q", p.n_q), ("n_k", p.n_k), ("d_v", p.d_v)))
 
 
-def is_exactly_one(total: sp.Expr) -> bool | None:
-    """Decide total == 1 exactly: rationals directly, else over a common denominator (read
-    off the terms when they already share one, as a row of A does; else by together)."""
-    if total.is_Rational:
-        return total == 1
-    parts = [sp.fraction(term) for term in sp.Add.make_args(total)]
+def is_exactly_one(total: sp.Expr | list[sp.Expr]) -> bool | None:
+    """Decide total == 1 exactly (total a sum, or the list of its terms, as a row of A):
+    rationals directly, else over a common denominator (read off the terms when they already
+    share one, as a row of A does; else by together)."""
+    terms = total if isinstance(total, list) else list(sp.Add.make_args(total))
+    if all(term.is_Rational for term in terms):
+        return sum(terms, sp.S.Zero) == 1
+    if _over_one_sum(terms):
+        return True
+    parts = [sp.fraction(term) for term in terms if term is not sp.S.Zero]
     if len({d for _, d in parts}) == 1:
         numerator, denominator = sp.Add(*(n for n, _ in parts)), parts[0][1]
     else:
-        numerator, denominator = sp.fraction(sp.together(total))
+        numerator, denominator = sp.fraction(sp.together(sp.Add(*terms)))
     difference = sp.expand(numerator - denominator)
     if difference == 0:
         return True
     return None if difference.is_zero is None else False
 
 
+def _over_one_sum(terms: list[sp.Expr]) -> bool:
+    """True when every term is c * (factors) / D for one sum D and the numerators' terms
+    cancel D's term by term, as a row of A's do; read off the form, no assumption asked
+    (sp.fraction asks the sign of every exponent). False means "not shown this way"."""
+    counts: dict[frozenset, sp.Rational] = {}
+    denominator = None
+    for term in terms:
+        if term is sp.S.Zero:
+            continue
+        c, rest = term.as_coeff_Mul()
+        factors = sp.Mul.make_args(rest)
+        over = [f for f in factors if f.is_Pow and f.exp is sp.S.NegativeOne and f.base.is_Add]
+        if len(over) != 1 or (denominator is not None and over[0].base != denominator):
+            return False
+        denominator = over[0].base
+        unit = frozenset(Counter(f for f in factors if f is not over[0] and f is not sp.S.One).items())
+        counts[unit] = counts.get(unit, 0) + c
+    if denominator is None:
+        return False
+    for term in denominator.args:
+        c, rest = term.as_coeff_Mul()
+        unit = frozenset(Counter(f for f in sp.Mul.make_args(rest) if f is not sp.S.One).items())
+        counts[unit] = counts.get(unit, 0) - c
+    return all(c == 0 for c in counts.values())
+
+
 def check_row_sums(trace: Trace) -> CheckResult:
     bad, undecided = [], []
     zero_rows = [i for i in trace.fully_masked_rows if trace.problem.fully_masked == "zero"]
     for i in range(trace.A.rows):
-        total = sp.Add(*trace.A.row(i))
-        verdict = (total == 0) if i in zero_rows else is_exactly_one(total)
+        row = list(trace.A.row(i))
+        verdict = all(x == 0 for x in row) if i in zero_rows else is_exactly_one(row)
         if verdict is False:
             bad.append(str(i + 1))
         elif verdict is None:
