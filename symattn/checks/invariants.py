@@ -222,9 +222,12 @@ def cross_check(trace: Trace, digits: int, values: Mapping[sp.Symbol, sp.Expr]
     try:
         numeric = recompute(trace.problem, digits, values)
         worst, where = ctx.zero, ""
+        known: dict[sp.Expr, mpmath.mpf] = {}  # equal scores and logits are evaluated once
         for name in COMPARED:
             for (i, j), exact in _entries(trace.stage(name)):
-                x, y = value(exact), numeric[name][i][j]
+                x, y = known.get(exact), numeric[name][i][j]
+                if x is None:
+                    x = known[exact] = value(exact)
                 if x == ctx.ninf or y == ctx.ninf:
                     difference = ctx.zero if x == y else ctx.inf
                 else:
