@@ -188,11 +188,14 @@ def whole_job(args: argparse.Namespace) -> int:
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=1), encoding="utf-8")
     before = json.loads(Path(args.before).read_text(encoding="utf-8")) if args.before else None
-    block = wholejob_report.section(results, before)
     out = None if args.quick else Path(args.out or "docs/performance.md")
+    svg = out.with_name("performance-whole-job.svg") if out is not None else None
+    block = wholejob_report.section(results, before, svg.name if svg else None)
     if out is None:
         print(block)
     else:
+        from .wholejob_plot import plot
+        svg.write_text(plot(results), encoding="utf-8")
         old = out.read_text(encoding="utf-8") if out.exists() else ""
         out.write_text(wholejob_report.splice(old, block), encoding="utf-8")
         log(f"wrote the whole-job section of {out}")

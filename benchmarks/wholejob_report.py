@@ -28,7 +28,8 @@ def cell(row: dict[str, Any] | None, base: float) -> str:
     if row["status"] == "timeout":
         return f"> {row['limit']:g} s"
     if row["status"] == "skipped":
-        return "(not run)" if "timed out" not in row.get("detail", "") else "> limit"
+        return "(not run)" if "timed out" not in row.get("detail", "") else \
+            f"> limit (not run: {row['detail']})"
     if row["status"] != "ok":
         return row["status"]
     return f"{row['seconds']:.2f} s ({imports(row, base):.1f})"
@@ -155,7 +156,8 @@ def phase_table(results: dict[str, Any], n: int) -> list[str]:
     return _table(["command", "family", "phases s"] + list(PHASE_NAMES), rows)
 
 
-def section(results: dict[str, Any], before: dict[str, Any] | None = None) -> str:
+def section(results: dict[str, Any], before: dict[str, Any] | None = None,
+            svg: str | None = None) -> str:
     """The markdown of the whole-job section, between its markers."""
     base = results["import_sympy"]
     lines = [START, "## Whole jobs", "",
@@ -189,7 +191,11 @@ def section(results: dict[str, Any], before: dict[str, Any] | None = None) -> st
              ["`symattn solve` seed example", "", f"{start['solve']:.3f} s "
               f"({start['solve'] / start['import_sympy']:.2f}× import sympy)", "-"]]
     lines += _table(["command", "input", "seconds (imports)", "output bytes"], rows)
-    lines += ["", "### Output and bytes per second", ""] + throughput_table(results)
+    lines += ["", "### Output and bytes per second", ""]
+    if svg:
+        lines += [f"![Output bytes of solve --format json against n, one line per family, with "
+                  f"n² and n³ guides]({svg})", ""]
+    lines += throughput_table(results)
     for n in (32, 128):
         lines += ["", f"### Share of time per phase, n = {n}", "",
                   "A second process per job (`benchmarks/phases.py`) times the phases in one "

@@ -3,9 +3,10 @@ lives in benchmarks/), and its problem files are what the report says they are."
 
 from __future__ import annotations
 
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from benchmarks import wholejob, wholejob_report
+from benchmarks import wholejob, wholejob_plot, wholejob_report
 from benchmarks.jobs import FAMILIES, FAMILY_COMMANDS, problem_toml
 from symattn.parse.spec import load_problem
 
@@ -38,5 +39,7 @@ def test_the_whole_job_benchmark_runs_and_reports_every_job():
     text = wholejob_report.section(results)
     assert text.startswith(wholejob_report.START) and "### n = 2" in text
     assert "`solve-json` | " in text and "roots and decimals" in text
+    svg = ET.fromstring(wholejob_plot.plot(results))
+    assert svg.tag.endswith("svg") and len(svg.findall("{http://www.w3.org/2000/svg}polyline")) == 2
     document = wholejob_report.splice("# Performance\n\nengine tables\n", text)
     assert wholejob_report.splice(document, text) == document  # rewritten in place
