@@ -32,7 +32,8 @@ def cell(row: dict[str, Any] | None, base: float) -> str:
             f"> limit (not run: {row['detail']})"
     if row["status"] != "ok":
         return row["status"]
-    return f"{row['seconds']:.2f} s ({imports(row, base):.1f})"
+    cpu = f", CPU {row['cpu']:.2f} s" if row.get("cpu") is not None else ""
+    return f"{row['seconds']:.2f} s ({imports(row, base):.1f}{cpu})"
 
 
 def _target(text: str, measured: list[float | str | None], limit: float) -> dict[str, str]:
@@ -168,8 +169,9 @@ def section(results: dict[str, Any], before: dict[str, Any] | None = None,
              "{0, 1, −1, √2, √3/2, 1/√5, 0.85} (τ = 1); integers with a symbolic τ.", "",
              f"`python -c 'import sympy'` took **{base:.3f} s** in this run (median of "
              f"{len(results['import_sympy_runs'])}, before and after the jobs). A cell reads "
-             "*seconds (imports)*, where imports = (seconds − import sympy) / import sympy, the "
-             f"issue's measure. Time limit {results['limit']:g} s per job (\"> limit\"); a job that "
+             "*seconds (imports, CPU seconds)*, where imports = (seconds − import sympy) / import "
+             "sympy, the issue's measure, and CPU is the process's user + system time (steadier "
+             f"than wall time on a loaded machine). Time limit {results['limit']:g} s per job (\"> limit\"); a job that "
              "passed it is not run at larger n. Load average (1, 5, 15 min) before / after: "
              f"{_load(results['load_before'])} / {_load(results['load_after'])}; whole run "
              f"{results['seconds'] / 60:.1f} min."]
