@@ -4,6 +4,8 @@
                                       # docs/performance.md and docs/performance.svg
     python -m benchmarks --quick      # a smoke run (under a minute): prints the report only
     python -m benchmarks --from-json results.json   # rewrite the report from saved results
+    python -m benchmarks --whole-job  # whole symattn processes on four input families (about
+                                      # 30 minutes); writes its section of docs/performance.md
 
 Every timing is the median of repeated runs, each in a fresh forked process with a fresh
 SymPy cache; naive runs are capped (default 60 s, reported as "> 60 s"), and once a naive
@@ -48,7 +50,14 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--svg", help="plot (default docs/performance.svg; --quick: none)")
     p.add_argument("--json", help="also save the raw results here")
     p.add_argument("--from-json", help="skip measuring: write the report from saved results")
+    p.add_argument("--whole-job", action="store_true", help="whole symattn processes instead "
+                   "(benchmarks/wholejob.py); --quick: tiny sizes, report printed only")
+    p.add_argument("--limit", type=float, default=120.0, help="--whole-job: seconds per job")
+    p.add_argument("--root", default=str(ROOT), help="--whole-job: the symattn checkout to run")
+    p.add_argument("--before", help="--whole-job: saved results of the code before, shown beside")
     args = p.parse_args(argv)
+    if args.whole_job:
+        return args
     if args.quick:
         args.n, args.d_k, args.log_n, args.cap = [8, 16], [4], [8, 16], 10.0
         args.repeats, args.fast_repeats = 2, 3
@@ -166,8 +175,37 @@ def measure_all(args: argparse.Namespace) -> dict[str, Any]:
     return results
 
 
+def whole_job(args: argparse.Namespace) -> int:
+    """The whole-job benchmark: measure (or load), then write its section of the report."""
+    from . import wholejob, wholejob_report
+    if args.from_json:
+        results = json.loads(Path(args.from_json).read_text(encoding="utf-8"))
+    else:
+        sizes = {f: [3, 4] if args.quick else [8, 32, 128] + ([256] if f == "integers" else [])
+                 for f in wholejob.FAMILIES}
+        results = wholejob.measure(Path(args.root), sizes, args.limit, 1 if args.quick else 3,
+                                   2 if args.quick else 20)
+    if args.json:
+        Path(args.json).write_text(json.dumps(results, indent=1), encoding="utf-8")
+    before = json.loads(Path(args.before).read_text(encoding="utf-8")) if args.before else None
+    out = None if args.quick else Path(args.out or "docs/performance.md")
+    svg = out.with_name("performance-whole-job.svg") if out is not None else None
+    block = wholejob_report.section(results, before, svg.name if svg else None)
+    if out is None:
+        print(block)
+    else:
+        from .wholejob_plot import plot
+        svg.write_text(plot(results), encoding="utf-8")
+        old = out.read_text(encoding="utf-8") if out.exists() else ""
+        out.write_text(wholejob_report.splice(old, block), encoding="utf-8")
+        log(f"wrote the whole-job section of {out}")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
+    if args.whole_job:
+        return whole_job(args)
     if args.from_json:
         results = json.loads(Path(args.from_json).read_text(encoding="utf-8"))
         results["targets"] = evaluate(results)  # profiles stay those of the run
@@ -180,6 +218,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.svg:
         Path(args.svg).write_text(svgplot.plot(results), encoding="utf-8")
     if args.out:
+        from .wholejob_report import START, splice
+        old = Path(args.out).read_text(encoding="utf-8") if Path(args.out).exists() else ""
+        if START in old:  # keep the whole-job section of the other benchmark
+            text = splice(text, START + old.split(START, 1)[1])
         Path(args.out).write_text(text, encoding="utf-8")
         log(f"wrote {args.out}" + (f" and {args.svg}" if args.svg else ""))
     else:

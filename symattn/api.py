@@ -15,15 +15,10 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 import sympy as sp
 
-from .analyses.gradient import gradients as _gradients
-from .analyses.gradient_check import check_gradients
-from .analyses.nonunique import nonunique
-from .analyses.results import Gradients, NonUniqueness, Sweep
-from .analyses.sweep import sweep
 from .checks.heads import check_heads
 from .checks.invariants import check
 from .derivation import Options, derive, derive_heads
@@ -33,16 +28,15 @@ from .exact.shown import shown_stages
 from .model import MultiHeadTrace, Problem, Trace
 from .numeric import decimal_grid
 from .parse.layout import check_label_prefix, parse_width
-from .parse.options import read_gradient, read_sweep
 from .parse.reader import Reader
 from .parse.spec import ProblemReader
 from .renderers import FORMATS, render_blocks, render_derivation, render_trace
-from .renderers.gradient_doc import render_gradient
 from .renderers.heads_doc import build_heads, heads_json, heads_text
-from .renderers.nonunique_doc import render_nonunique
 from .renderers.phrases import LANGUAGES
 from .renderers.printer import needs_cjk
-from .renderers.sweep_doc import render_sweep
+
+if TYPE_CHECKING:  # the analyses load when used: solve and check start without them
+    from .analyses.results import Gradients, NonUniqueness, Sweep  # lazy: not at start
 
 
 def attention(Q: Any = None, K: Any = None, V: Any = None, *, X: Any = None, Y: Any = None,
@@ -168,9 +162,9 @@ def _render_heads(trace: MultiHeadTrace, to: str, options: Options, *, standalon
                          preamble=preamble)
 
 
-ANALYSIS_FORMATS = {Sweep: ("text", "json", "latex", "markdown", "svg"),
-           Gradients: ("text", "json", "latex", "markdown"),
-           NonUniqueness: ("text", "json", "latex", "markdown")}
+ANALYSIS_FORMATS = {"Sweep": ("text", "json", "latex", "markdown", "svg"),
+                    "Gradients": ("text", "json", "latex", "markdown"),
+                    "NonUniqueness": ("text", "json", "latex", "markdown")}
 
 
 def parameter_sweep(problem: Problem, sweep_table: dict[str, Any] | None = None, *,
@@ -181,6 +175,8 @@ def parameter_sweep(problem: Problem, sweep_table: dict[str, Any] | None = None,
         InputError: a bad table, naming the key (sweep.theta.steps, ...).
         ProblemError: a point where the problem cannot be computed, naming it.
     """
+    from .analyses.sweep import sweep  # lazy: solve and check start without it
+    from .parse.options import read_sweep  # lazy: solve and check start without it
     spec = None if sweep_table is None else read_sweep(
         Reader(problem.source), sweep_table, {s.name: s for s in problem.symbols}, problem.n_q)
     return sweep(problem, spec, row=row, places=places)
@@ -190,6 +186,8 @@ def gradients(trace: Trace, *, dO: Sequence[Sequence[Any]] | None = None, loss: 
               row: int | None = None, places: int = 4) -> Gradients:
     """Exact gradients of ℓ = Σ dO ⊙ O: from dO (rows of entries, strings in the safe syntax),
     loss="sum" (dO all ones), or else the problem's [gradient] table."""
+    from .analyses.gradient import gradients as _gradients  # lazy: solve and check start without it
+    from .parse.options import read_gradient  # lazy: solve and check start without it
     upstream = None
     if dO is not None or loss is not None:
         p = trace.problem
@@ -202,6 +200,7 @@ def gradients(trace: Trace, *, dO: Sequence[Sequence[Any]] | None = None, loss: 
 def weights_with_same_output(trace: Trace, row: int | None = None, *,
                              places: int = 4) -> NonUniqueness:
     """For one row (1-based) or every row: all weights on the simplex that give the same output."""
+    from .analyses.nonunique import nonunique  # lazy: solve and check start without it
     return nonunique(trace, row, places=places)
 
 
@@ -209,7 +208,12 @@ def render_analysis(result: Sweep | Gradients | NonUniqueness, to: str = "markdo
                     lang: str = "en", standalone: bool = False, image: str | None = None,
                     digits: int = 60) -> str:
     """Render a result; for gradients the mpmath finite-difference check runs first (at digits)."""
-    formats = ANALYSIS_FORMATS.get(type(result))
+    from .analyses.gradient_check import check_gradients  # lazy: solve and check start without it
+    from .analyses.results import Gradients, Sweep  # lazy: solve and check start without it
+    from .renderers.gradient_doc import render_gradient  # lazy: solve and check start without it
+    from .renderers.nonunique_doc import render_nonunique  # lazy: solve and check start without it
+    from .renderers.sweep_doc import render_sweep  # lazy: solve and check start without it
+    formats = ANALYSIS_FORMATS.get(type(result).__name__)
     if formats is None:
         raise TypeError(f"cannot render a {type(result).__name__}")
     if to not in formats:

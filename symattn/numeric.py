@@ -8,6 +8,8 @@ distinct subexpression (a row's shared denominator, every exp atom) is evaluated
 
 from __future__ import annotations
 
+import functools
+
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from typing import Callable, Mapping
@@ -46,8 +48,10 @@ def working_digits(digits: int, bits: int) -> int:
     return needed
 
 
+@functools.lru_cache(maxsize=64)
 def context(digits: int) -> mpmath.MPContext:
-    """A private mpmath context working at digits plus guard digits."""
+    """A private mpmath context working at digits plus guard digits, one per precision (making
+    one costs half a millisecond): share it, never change its precision."""
     ctx = mpmath.MPContext()
     ctx.dps = digits + GUARD_DIGITS
     return ctx
@@ -370,9 +374,12 @@ def decimal_grid(matrix: sp.ImmutableMatrix, places: int = 4,
     zero in scientific form (4.5e-5), never 0.0000."""
     def shown(x: sp.Expr) -> str:
         text = decimal_string(x, places, values)
-        if text.lstrip("-").strip("0.") or x.is_zero or not x.is_number:
+        if text.lstrip("-").strip("0.") or x is sp.S.Zero or not x.is_number:
             return text
-        mantissa, exponent = scientific(to_mpf(context(places + 20), x, values or {}))
+        value = to_mpf(context(places + 20), x, values or {})
+        if not value and x.is_zero:  # asked only of a value that evaluates to 0
+            return text
+        mantissa, exponent = scientific(value)
         return f"{mantissa}e{exponent}"
     return [[shown(matrix[i, j]) for j in range(matrix.cols)] for i in range(matrix.rows)]
 

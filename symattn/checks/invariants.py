@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import replace
 from typing import Mapping
 
@@ -13,6 +14,7 @@ from ..limits import MAX_WORKING_DIGITS
 from ..model import Problem, Trace, stage_shapes
 from ..numeric import PrecisionError, context, recompute, to_mpf
 from ..reports import CHECKS, CheckResult, Report
+from .signs import Signs
 
 COMPARED = ("R", "S", "M", "L", "A", "O")
 
@@ -54,28 +56,58 @@ def check_shapes(trace: Trace) -> CheckResult:
     return CheckResult("shapes", True, "shapes_ok", (("n_q", p.n_q), ("n_k", p.n_k), ("d_v", p.d_v)))
 
 
-def is_exactly_one(total: sp.Expr) -> bool | None:
-    """Decide total == 1 exactly: rationals directly, else over a common denominator (read
-    off the terms when they already share one, as a row of A does; else by together)."""
-    if total.is_Rational:
-        return total == 1
-    parts = [sp.fraction(term) for term in sp.Add.make_args(total)]
+def is_exactly_one(total: sp.Expr | list[sp.Expr]) -> bool | None:
+    """Decide total == 1 exactly (total a sum, or the list of its terms, as a row of A):
+    rationals directly, else over a common denominator (read off the terms when they already
+    share one, as a row of A does; else by together)."""
+    terms = total if isinstance(total, list) else list(sp.Add.make_args(total))
+    if all(term.is_Rational for term in terms):
+        return sum(terms, sp.S.Zero) == 1
+    if _over_one_sum(terms):
+        return True
+    parts = [sp.fraction(term) for term in terms if term is not sp.S.Zero]
     if len({d for _, d in parts}) == 1:
         numerator, denominator = sp.Add(*(n for n, _ in parts)), parts[0][1]
     else:
-        numerator, denominator = sp.fraction(sp.together(total))
+        numerator, denominator = sp.fraction(sp.together(sp.Add(*terms)))
     difference = sp.expand(numerator - denominator)
     if difference == 0:
         return True
     return None if difference.is_zero is None else False
 
 
+def _over_one_sum(terms: list[sp.Expr]) -> bool:
+    """True when every term is c * (factors) / D for one sum D and the numerators' terms
+    cancel D's term by term, as a row of A's do; read off the form, no assumption asked
+    (sp.fraction asks the sign of every exponent). False means "not shown this way"."""
+    counts: dict[frozenset, sp.Rational] = {}
+    denominator = None
+    for term in terms:
+        if term is sp.S.Zero:
+            continue
+        c, rest = term.as_coeff_Mul()
+        factors = sp.Mul.make_args(rest)
+        over = [f for f in factors if f.is_Pow and f.exp is sp.S.NegativeOne and f.base.is_Add]
+        if len(over) != 1 or (denominator is not None and over[0].base != denominator):
+            return False
+        denominator = over[0].base
+        unit = frozenset(Counter(f for f in factors if f is not over[0] and f is not sp.S.One).items())
+        counts[unit] = counts.get(unit, 0) + c
+    if denominator is None:
+        return False
+    for term in denominator.args:
+        c, rest = term.as_coeff_Mul()
+        unit = frozenset(Counter(f for f in sp.Mul.make_args(rest) if f is not sp.S.One).items())
+        counts[unit] = counts.get(unit, 0) - c
+    return all(c == 0 for c in counts.values())
+
+
 def check_row_sums(trace: Trace) -> CheckResult:
     bad, undecided = [], []
     zero_rows = [i for i in trace.fully_masked_rows if trace.problem.fully_masked == "zero"]
     for i in range(trace.A.rows):
-        total = sp.Add(*trace.A.row(i))
-        verdict = (total == 0) if i in zero_rows else is_exactly_one(total)
+        row = list(trace.A.row(i))
+        verdict = all(x == 0 for x in row) if i in zero_rows else is_exactly_one(row)
         if verdict is False:
             bad.append(str(i + 1))
         elif verdict is None:
@@ -124,8 +156,9 @@ def check_nonnegative(trace: Trace, digits: int, values: Mapping[sp.Symbol, sp.E
 def _nonnegative(trace: Trace, digits: int, values: Mapping[sp.Symbol, sp.Expr]) -> CheckResult:
     ctx, value = _numeric(trace, digits, values)
     negative, numeric_only = [], 0
+    signs = Signs()
     for (i, j), a in _entries(trace.A):
-        if a.is_nonnegative:
+        if signs.nonnegative(a) or (not a.is_Rational and a.is_nonnegative):
             continue
         numeric_only += 1
         if a.is_negative or value(a) < 0:
@@ -189,9 +222,12 @@ def cross_check(trace: Trace, digits: int, values: Mapping[sp.Symbol, sp.Expr]
     try:
         numeric = recompute(trace.problem, digits, values)
         worst, where = ctx.zero, ""
+        known: dict[sp.Expr, mpmath.mpf] = {}  # equal scores and logits are evaluated once
         for name in COMPARED:
             for (i, j), exact in _entries(trace.stage(name)):
-                x, y = value(exact), numeric[name][i][j]
+                x, y = known.get(exact), numeric[name][i][j]
+                if x is None:
+                    x = known[exact] = value(exact)
                 if x == ctx.ninf or y == ctx.ninf:
                     difference = ctx.zero if x == y else ctx.inf
                 else:
@@ -213,24 +249,21 @@ def _entries(matrix: sp.ImmutableMatrix):
             yield (i, j), matrix[i, j]
 
 
-def _reversed_problem(trace: Trace, queries: bool) -> tuple[Problem, list[int]]:
-    """The problem with its queries (or its keys and values together) in reverse order; the
-    mask travels with them as an explicit keep matrix, the bias likewise."""
+def _reversed_problem(trace: Trace, queries: bool, keys: bool) -> tuple[Problem, list[int]]:
+    """The problem with its queries and/or its keys and values (together) in reverse order;
+    the mask travels with them as an explicit keep matrix, the bias likewise. Returns the
+    query order."""
     p = trace.problem
-    n = p.n_q if queries else p.n_k
-    order = list(range(n - 1, -1, -1))
-    keep = [list(row) for row in trace.readable]
+    rows = list(range(p.n_q - 1, -1, -1)) if queries else list(range(p.n_q))
+    columns = list(range(p.n_k - 1, -1, -1)) if keys else list(range(p.n_k))
+    keep = [[trace.readable[i][j] for j in columns] for i in rows]
     bias = p.bias.tolist() if p.bias is not None else None
-    if queries:
-        keep, Q, K, V = [keep[i] for i in order], p.Q.extract(order, list(range(p.d_k))), p.K, p.V
-        bias = [bias[i] for i in order] if bias else None
-    else:
-        keep = [[row[j] for j in order] for row in keep]
-        Q, K, V = p.Q, p.K.extract(order, list(range(p.d_k))), p.V.extract(order, list(range(p.d_v)))
-        bias = [[row[j] for j in order] for row in bias] if bias else None
+    bias = [[bias[i][j] for j in columns] for i in rows] if bias else None
+    Q = p.Q.extract(rows, list(range(p.d_k)))
+    K, V = p.K.extract(columns, list(range(p.d_k))), p.V.extract(columns, list(range(p.d_v)))
     return replace(p, Q=Q, K=K, V=V, mask="none", keep=tuple(tuple(r) for r in keep),
                    key_lengths=None, bias=sp.ImmutableMatrix(bias) if bias else None,
-                   projections=None, tokens=None, key_tokens=None), order
+                   projections=None, tokens=None, key_tokens=None), rows
 
 
 def _same(a: sp.Expr, b: sp.Expr) -> bool:
@@ -239,15 +272,21 @@ def _same(a: sp.Expr, b: sp.Expr) -> bool:
 
 def check_permutation(trace: Trace) -> CheckResult:
     """Without positions attention does not see order: reversing the queries reverses the rows
-    of O, and reversing the keys with their values leaves O unchanged (masks moved along)."""
-    O = trace.O
-    by_queries, order = _reversed_problem(trace, queries=True)
-    moved = attend(by_queries).O
-    rows_ok = all(_same(moved[k, c], O[i, c]) for k, i in enumerate(order) for c in range(O.cols))
-    by_keys, _ = _reversed_problem(trace, queries=False)
-    kept = attend(by_keys).O
-    keys_ok = all(_same(kept[i, c], O[i, c]) for i in range(O.rows) for c in range(O.cols))
-    if rows_ok and keys_ok:
+    of O, and reversing the keys with their values leaves O unchanged (masks moved along).
+    Both at once cost one recomputation; only if that fails are the two tried apart, to say
+    which order O depends on."""
+    if _permuted_ok(trace, queries=True, keys=True):
         return CheckResult("permutation", True, "permutation_ok")
+    rows_ok = _permuted_ok(trace, queries=True, keys=False)
+    keys_ok = _permuted_ok(trace, queries=False, keys=True)
     broken = tuple(what for what, ok in (("query_order", rows_ok), ("key_order", keys_ok)) if not ok)
-    return CheckResult("permutation", False, "permutation_bad", (("orders", broken),))
+    return CheckResult("permutation", False, "permutation_bad",
+                       (("orders", broken or ("query_order", "key_order")),))
+
+
+def _permuted_ok(trace: Trace, queries: bool, keys: bool) -> bool:
+    """O of the problem with reversed queries and/or keys is O with its rows in that order."""
+    O = trace.O
+    problem, order = _reversed_problem(trace, queries, keys)
+    moved = attend(problem).O
+    return all(_same(moved[k, c], O[i, c]) for k, i in enumerate(order) for c in range(O.cols))

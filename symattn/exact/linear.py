@@ -19,6 +19,7 @@ import sympy as sp
 from ..errors import InputError
 from ..limits import MAX_EXACT_FACTOR_BITS, MAX_ROOT_BITS
 from ..parse.primes import log_reduced
+from .exp_eval import exp_eval
 from .sympy_fast import ONE
 
 LinearForm = dict[sp.Expr, Fraction]
@@ -134,7 +135,7 @@ def exp_of(argument: sp.Expr) -> sp.Expr:
     else:
         plain = argument.is_Mul and len(argument.args) == 2 and argument.args[0].is_Rational \
             and _plain_constant(argument.args[1])
-    return sp.exp(argument, evaluate=False) if plain else sp.exp(argument)
+    return sp.exp(argument, evaluate=False) if plain else exp_eval(argument)
 
 
 def _plain_constant(x: sp.Expr) -> bool:

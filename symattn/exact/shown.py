@@ -28,17 +28,26 @@ def _same(value: sp.Basic) -> sp.Basic:
     return value
 
 
-def decimals_shown(value: sp.Basic) -> sp.Basic:
-    """The value (or matrix) with every terminating rational written as a decimal."""
+def decimals_shown(value: sp.Basic, memo: dict[sp.Basic, sp.Basic] | None = None) -> sp.Basic:
+    """The value (or matrix) with every terminating rational written as a decimal; each
+    distinct subexpression is rewritten once (memo: shared by the entries of a stage, whose
+    rows share their denominators)."""
+    memo = {} if memo is None else memo
     if isinstance(value, sp.MatrixBase):
-        return sp.ImmutableMatrix(value.rows, value.cols, [decimals_shown(x) for x in value])
+        return sp.ImmutableMatrix(value.rows, value.cols, [decimals_shown(x, memo) for x in value])
+    known = memo.get(value)
+    if known is not None:
+        return known
     if value.is_Rational:
-        return decimal(value)
-    if value.is_Atom or not value.args:
-        return value
-    if value.is_Pow:  # the exponent of a root or a power keeps its form
-        return sp.Pow(decimals_shown(value.base), value.exp, evaluate=False)
-    return value.func(*(decimals_shown(a) for a in value.args))
+        shown = decimal(value)
+    elif value.is_Atom or not value.args:
+        shown = value
+    elif value.is_Pow:  # the exponent of a root or a power keeps its form
+        shown = sp.Pow(decimals_shown(value.base, memo), value.exp, evaluate=False)
+    else:
+        shown = value.func(*(decimals_shown(a, memo) for a in value.args))
+    memo[value] = shown
+    return shown
 
 
 def decimal(r: sp.Rational) -> sp.Expr:
@@ -72,7 +81,8 @@ def shown_stages(trace: Trace) -> dict[str, sp.Basic]:
     p = trace.problem
     if not p.decimals:
         return {}
-    shown: dict[str, sp.Basic] = {name: decimals_shown(trace.stage(name)) for name in STAGES}
+    memo: dict[sp.Basic, sp.Basic] = {}
+    shown: dict[str, sp.Basic] = {name: decimals_shown(trace.stage(name), memo) for name in STAGES}
     shown.update(tau=decimals_shown(p.temperature),
                  s=p.scale_factor if p.scale is None else decimals_shown(p.scale_factor))
     return shown

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import sympy as sp
 
 from ..limits import MAX_TRIAL_FACTOR_BITS
@@ -28,7 +30,18 @@ def _rational_power(factor: sp.Expr) -> bool:
     return bool(base.is_Rational and base.is_positive and exponent.is_Rational)
 
 
-_TRIAL_PRIMES = tuple(int(p) for p in sp.primerange(2, 2**15))
+TRIAL_LIMIT = 2**15
+
+
+@functools.lru_cache(maxsize=1)
+def trial_primes() -> tuple[int, ...]:
+    """The primes below TRIAL_LIMIT, sieved on first use (a millisecond; not at import)."""
+    sieve = bytearray([1]) * TRIAL_LIMIT
+    sieve[0:2] = b"\x00\x00"
+    for p in range(2, int(TRIAL_LIMIT ** 0.5) + 1):
+        if sieve[p]:
+            sieve[p * p::p] = bytes(len(range(p * p, TRIAL_LIMIT, p)))
+    return tuple(i for i, is_prime in enumerate(sieve) if is_prime)
 
 
 def _factor(n: int) -> dict[int, int]:
@@ -37,7 +50,7 @@ def _factor(n: int) -> dict[int, int]:
     factors: dict[int, int] = {}
     if n.bit_length() > MAX_TRIAL_FACTOR_BITS:
         return {n: 1} if n > 1 else {}
-    for p in _TRIAL_PRIMES:
+    for p in trial_primes():
         if p * p > n:
             break
         count = 0

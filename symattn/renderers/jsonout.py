@@ -8,21 +8,23 @@ import json
 import sympy as sp
 
 from ..model import Trace
-from .text import TextPrinter, laid_out
+from .canonical import CanonicalPrinter
+from .text import CanonicalTextPrinter, laid_out
 
 
 def render_json(trace: Trace, shown: dict[str, sp.Basic] | None = None) -> str:
-    """JSON with every exact entry as a string; masked entries of M and L are "-oo". With
+    """JSON with every exact entry as a string SymPy reads back as the same expression; masked entries of M and L are "-oo". With
     `shown` (a problem written in decimals), "display" holds each stage as a person reads it
     (0.126, e^0.9995 written exp(0.9995)), beside the exact "stages"."""
     stages = laid_out(trace).problem.shown_stages
     document = {
         "title": trace.problem.title,
         "shapes": {name: list(trace.stage(name).shape) for name in stages},
-        "stages": _grids({name: trace.stage(name) for name in stages}, str),
+        "stages": _grids({name: trace.stage(name) for name in stages},
+                         CanonicalPrinter().doprint),
     }
     if shown:
-        document["display"] = _grids({name: shown[name] for name in stages}, TextPrinter().doprint)
+        document["display"] = _grids({name: shown[name] for name in stages}, CanonicalTextPrinter().doprint)
     return _dump(document) + "\n"
 
 

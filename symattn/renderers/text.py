@@ -9,6 +9,7 @@ from sympy.printing.str import StrPrinter
 
 from ..model import Trace
 from ..reports import CheckResult, HeadsReport, Report
+from .canonical import OnePass
 from .phrases import say
 from .printer import decimal_first
 
@@ -42,6 +43,11 @@ class TextPrinter(StrPrinter):
 _PRINTER = TextPrinter()
 
 
+class CanonicalTextPrinter(OnePass, TextPrinter):
+    """The text output's syntax (e, ln) in one pass: each stage's entries as the pipeline holds
+    them; one printer per document."""
+
+
 def laid_out(trace: Trace) -> Trace:
     """The trace, refused when a stage is still to be built: a renderer never computes."""
     if not trace.is_complete:
@@ -56,6 +62,7 @@ def render_text(trace: Trace, decimals: dict[str, list[list[str]]],
     holds the display forms of the stages, tau and s where they differ (a decimal problem)."""
     p = laid_out(trace).problem
     shown = shown or {}
+    printer = CanonicalTextPrinter()
     lines = [p.title] if p.title else []
     d_k = "" if p.key_dimension is None else f"d_k = {p.key_dimension}, "
     lines.append(f"n_q = {p.n_q}, n_k = {p.n_k}, {d_k}d_v = {p.d_v}; "
@@ -72,7 +79,7 @@ def render_text(trace: Trace, decimals: dict[str, list[list[str]]],
         formula = f"{name} ({GIVEN[name]}, given)" if name in GIVEN and name == p.start \
             else FORMULAS[name]
         lines += ["", f"{formula}   [{matrix.rows}x{matrix.cols}]"]
-        cells = [[_PRINTER.doprint(x) for x in matrix.row(i)] for i in range(matrix.rows)]
+        cells = [[printer.doprint(x) for x in matrix.row(i)] for i in range(matrix.rows)]
         table = grid(rows, columns, cells)
         if max(width(line) for line in table) <= MAX_GRID_WIDTH:
             lines += table
@@ -99,6 +106,8 @@ def _labels(trace: Trace, name: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
 
 def width(text: str) -> int:
     """Display width in a terminal: wide (CJK) characters take two cells."""
+    if text.isascii():
+        return len(text)
     return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
 
 
