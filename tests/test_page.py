@@ -28,6 +28,7 @@ from symattn import cli, load_problem, parse_problem
 from symattn.errors import InputError
 from symattn.page.build import DEFAULT_TEMPERATURES, build_page, parse_temperatures
 from symattn.page.data import MathStore, collect
+from symattn.page.katex import ALWAYS, BY_COMMAND, KATEX, VERSION, katex_script
 from symattn.page.phrases import PAGE_PHRASES
 from symattn.renderers.phrases import LANGUAGES
 
@@ -152,19 +153,32 @@ def test_a_shape_only_problem_gives_its_shapes():
     assert data["shapes"]["R"] == [4, 6] and data["shapes"]["O"] == [4, 3]
 
 
-def test_missing_katex_is_one_line_saying_how_to_install(capsys, tmp_path, monkeypatch):
-    monkeypatch.setenv("SYMATTN_KATEX_DIR", str(tmp_path))
-    assert cli.main(["page", str(DEMO / "problem.toml")]) == 2
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "npm ci --prefix tools/katex" in err
+# ---- the KaTeX symattn ships -------------------------------------------------------------------
+
+def test_the_shipped_katex_is_the_pinned_release():
+    """symattn/page/katex/ holds the release files of the KaTeX pinned in tools/katex (refreshed by
+    tools/katex_fonts.py), and every face a page may ask for."""
+    pinned = json.loads((KATEX_DIR / "package.json").read_text(encoding="utf-8"))
+    assert pinned["dependencies"]["katex"] == VERSION
+    release = KATEX_DIR / "node_modules" / "katex" / "dist"
+    if release.is_dir():
+        for name in ("katex.min.js", "katex.min.css"):
+            assert (KATEX / name).read_bytes() == (release / name).read_bytes(), name
+    coverage = json.loads((KATEX / "fonts" / "coverage.json").read_text(encoding="utf-8"))
+    faces = set(ALWAYS).union(*BY_COMMAND.values())
+    assert set(coverage) == faces
+    assert {p.stem for p in (KATEX / "fonts").glob("*.woff2")} == faces
+    assert katex_script().startswith("!function(e,t){")  # the UMD build: defines window.katex
 
 
 # ---- the HTML ---------------------------------------------------------------------------------
 
-def need_katex() -> None:
-    need(shutil.which("node") is not None, "node is not installed")
-    need((KATEX_DIR / "node_modules" / "katex").is_dir(),
-         "KaTeX is not installed (npm ci --prefix tools/katex)")
+def unpack(html: str, name: str):
+    """The content of the page's <script id="symattn-NAME"> (gzip, base64): text, or JSON data."""
+    packed = re.search(rf'<script type="application/octet-stream" id="symattn-{name}">([^<]*)<',
+                       html).group(1)
+    text = gzip.decompress(base64.b64decode(packed)).decode("utf-8")
+    return text if name in ("katex", "script") else json.loads(text)
 
 
 def write_page(job: tuple[str, str, str, Path]) -> None:
@@ -175,7 +189,6 @@ def write_page(job: tuple[str, str, str, Path]) -> None:
 @pytest.fixture(scope="module")
 def pages(tmp_path_factory) -> dict[str, Path]:
     """Every worked example's page (English), the demo in Chinese, and a page with hostile labels."""
-    need_katex()
     folder = tmp_path_factory.mktemp("pages")
     sources = {path.parent.name: (path, "en") for path in PAGE_EXAMPLES}
     sources |= {"demo.zh": (DEMO / "problem.toml", "zh"), "hostile": (HOSTILE, "en")}
@@ -188,6 +201,44 @@ def pages(tmp_path_factory) -> dict[str, Path]:
     return out
 
 
+@pytest.fixture(scope="module")
+def wheel_page(tmp_path_factory) -> Path:
+    """The demo's page written by `symattn page` from a wheel installed in a fresh venv, run from
+    another folder with no node on PATH (SymPy and mpmath from this environment, no network)."""
+    work = tmp_path_factory.mktemp("wheel")
+    source = work / "source"
+    source.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copyfile(ROOT / name, source / name)
+    shutil.copytree(ROOT / "symattn", source / "symattn",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+    python = Path(os.sys.executable)
+    run = lambda *args, **kw: subprocess.run(args, check=True, capture_output=True, text=True,  # noqa: E731
+                                             timeout=300, **kw)
+    run(str(python), "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation",
+        "-w", str(work / "dist"), str(source))
+    (wheel,) = (work / "dist").glob("symattn-*.whl")
+    venv = work / "venv"
+    run(str(python), "-m", "venv", "--without-pip", str(venv))
+    site = next((venv / "lib").glob("python*/site-packages"))
+    import mpmath
+    import sympy
+    (site / "deps.pth").write_text(f"{Path(sympy.__file__).parents[1]}\n"
+                                   f"{Path(mpmath.__file__).parents[1]}\n", encoding="utf-8")
+    run(str(python), "-m", "pip", "--python", str(venv / "bin" / "python"), "install", "-q",
+        "--no-deps", "--no-index", str(wheel))
+    folder = work / "elsewhere"
+    folder.mkdir()
+    shutil.copyfile(DEMO / "problem.toml", folder / "problem.toml")
+    env = {"PATH": str(venv / "bin"), "HOME": str(work), "LANG": "C.UTF-8"}
+    assert shutil.which("node", path=env["PATH"]) is None
+    where = run(str(venv / "bin" / "python"), "-c", "import symattn; print(symattn.__file__)",
+                cwd=folder, env=env).stdout
+    assert where.startswith(str(site)), where  # the wheel's copy, not the checkout's
+    run(str(venv / "bin" / "symattn"), "page", "problem.toml", "-o", "page.html", cwd=folder, env=env)
+    return folder / "page.html"
+
+
 def inline(html: str, tag: str) -> list[str]:
     return re.findall(rf"<{tag}(?: [^>]*)?>(.*?)</{tag}>", html, re.S)
 
@@ -198,22 +249,25 @@ def test_pages_are_one_self_contained_file_under_2_mb(pages):
         assert path.stat().st_size < 2_000_000, name
         assert not re.search(r"\b(src|href|action)\s*=", html), name
         assert set(re.findall(r"url\((\w+):", html)) == {"data"}, name
-        assert len(re.findall(r"<script\b", html)) == 3, name
+        assert len(re.findall(r"<script\b", html)) == 5, name
 
 
-def test_the_policy_allows_only_the_pages_own_script_and_style(pages):
+def test_the_policy_allows_only_the_pages_own_scripts_and_style(pages):
     html = pages["05_five_tokens_temperature"].read_text(encoding="utf-8")
     policy = re.search(r'http-equiv="Content-Security-Policy" content="([^"]+)"', html).group(1)
 
     def digest(text: str) -> str:
-        return base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii")
+        return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode() + "'"
 
-    script = inline(html, "script")[-1]
+    loader, katex, script = inline(html, "script")[-1], unpack(html, "katex"), unpack(html, "script")
     style = inline(html, "style")[0]
-    assert policy == (f"default-src 'none'; script-src 'sha256-{digest(script)}'; "
-                      f"style-src 'sha256-{digest(style)}'; style-src-attr 'unsafe-inline'; "
-                      "font-src data:; img-src data:; base-uri 'none'; form-action 'none'")
-    assert "eval(" not in script and "Function(" not in script
+    assert policy == (f"default-src 'none'; script-src {digest(loader)} {digest(katex)} "
+                      f"{digest(script)}; style-src {digest(style)}; "
+                      "style-src-attr 'unsafe-inline'; font-src data:; img-src data:; "
+                      "base-uri 'none'; form-action 'none'")
+    assert katex == katex_script()
+    for code in (loader, script):
+        assert "eval(" not in code and "Function(" not in code and "innerHTML = data" not in code
 
 
 def test_labels_are_escaped_and_the_math_is_typeset_strictly(pages):
@@ -221,10 +275,10 @@ def test_labels_are_escaped_and_the_math_is_typeset_strictly(pages):
     assert "<script>alert" not in html and "<b>x</b>" not in html
     assert "<title>&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt; · exact attention lab</title>" \
         in html
-    data = json.loads(inline(html, "script")[0])
+    data = unpack(html, "data")
     assert data["rowLabels"] == ["<b>x</b>", "\\input{a}", "50%_a&b", "上下文"]
-    math = json.loads(gzip.decompress(base64.b64decode(inline(html, "script")[1])))
-    assert math and not any("katex-error" in m for m in math)
+    math = [tex for tex, _ in unpack(html, "math")]
+    assert math and not any(r"\input" in tex or "<b>" in tex for tex in math)  # labels stay text
 
 
 def test_the_committed_demo_pages_are_current_so_a_page_is_reproducible(pages):
@@ -238,14 +292,13 @@ def test_the_committed_demo_pages_are_current_so_a_page_is_reproducible(pages):
 
 def test_the_page_command_writes_the_page(capsys, tmp_path):
     out = tmp_path / "page.html"
-    need_katex()
     code = cli.main(["page", str(DEMO / "problem.toml"), "--lang", "zh", "--temperatures", "1,2",
                      "-o", str(out)])
     assert (code, capsys.readouterr().err) == (0, "")
     html = out.read_text(encoding="utf-8")
     assert html.startswith("<!DOCTYPE html>\n<html lang=\"zh\">")
     assert "精确注意力实验" in html
-    keys = [t["key"] for t in json.loads(inline(html, "script")[0])["temperatures"]]
+    keys = [t["key"] for t in unpack(html, "data")["temperatures"]]
     assert keys == ["17/20", "1", "2"]
 
 
@@ -266,6 +319,7 @@ def browser(request) -> dict:
     pages = request.getfixturevalue("pages")
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     demo = str(pages["05_five_tokens_temperature"])
+    pages = {**pages, "wheel": request.getfixturevalue("wheel_page")}
     jobs = [{"name": name, "page": str(path), "scenario": "smoke"} for name, path in pages.items()]
     jobs += [{"name": "demo", "page": demo, "scenario": "demo",
               "screenshot": str(ARTIFACTS / "demo.png")},
@@ -285,6 +339,25 @@ def clean(log: dict) -> bool:
         all(url.startswith(("file:", "data:")) for url in log["requests"])
 
 
+@pytest.mark.parametrize("name", [p.parent.name for p in PAGE_EXAMPLES] + ["demo.zh", "wheel"])
+def test_every_typeset_character_is_in_an_embedded_face(browser, name):
+    """Over every state of the page: each character KaTeX set is drawn in a face the page embeds,
+    and that face's (subset) font has the character (fonts/coverage.json). Chinese text is left to
+    the system's CJK font, as KaTeX's own fonts have no CJK."""
+    coverage = json.loads((KATEX / "fonts" / "coverage.json").read_text(encoding="utf-8"))
+    styles = {"Regular": ("400", "normal"), "Bold": ("700", "normal"),
+              "Italic": ("400", "italic"), "BoldItalic": ("700", "italic")}
+    result = browser[name]
+    assert result["faces"], result
+    for face, chars in result["faces"].items():
+        family, style = face.split("-")
+        weight, slant = styles[style]
+        assert f"{family}/{weight}/{slant}" in result["declared"], face
+        missing = {c for c in chars if ord(c) not in coverage[face] and c not in "\u200b\xa0"
+                   and not 0x2E80 <= ord(c) <= 0x9FFF and not 0xFF00 <= ord(c) <= 0xFFEF}
+        assert not missing, (face, missing)
+
+
 @pytest.mark.parametrize("name", [p.parent.name for p in PAGE_EXAMPLES] + ["demo.zh", "hostile"])
 def test_every_page_opens_offline_and_renders_its_tables(browser, name):
     result = browser[name]
@@ -292,7 +365,7 @@ def test_every_page_opens_offline_and_renders_its_tables(browser, name):
     assert clean(result["log"]), result["log"]
     assert first["error"] is None and first["katexErrors"] == 0 and first["katex"] > 0
     assert "KaTeX_Main" in first["fonts"]  # loaded from its data URL
-    assert [s["src"] for s in first["scripts"]] == ["", "", ""]
+    assert [s["src"] for s in first["scripts"]] == [""] * 7  # 5 in the file, KaTeX and the page
     assert sorted(first["tables"]) == sorted("QKVRSMLAO")
     for table in first["tables"].values():
         assert table["shown"] in (None, [table["rows"], table["cols"]])
@@ -368,7 +441,14 @@ def test_hostile_labels_are_shown_literally(browser):
     first = browser["hostile"]["first"]
     assert first["h1"] == "</script><script>alert(1)</script>"
     assert "may read 4 of 4 keys: <b>x</b>, \\input{a}, 50%_a&b, 上下文." in first["summary"]
-    assert len(first["scripts"]) == 3
+    assert len(first["scripts"]) == 7  # the five of the file, then KaTeX and the page's own
+
+
+def test_a_wheel_without_node_writes_the_page_that_a_checkout_writes(browser, pages, wheel_page):
+    assert wheel_page.read_bytes() == pages["05_five_tokens_temperature"].read_bytes()
+    first = browser["wheel"]["first"]
+    assert first["error"] is None and first["katex"] > 100 and first["katexErrors"] == 0
+    assert clean(browser["wheel"]["log"]) and len(browser["wheel"]["states"]) == 10
 
 
 def test_a_screenshot_is_kept_for_review(browser):

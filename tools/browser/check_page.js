@@ -77,11 +77,27 @@ function observe(page) {
 // is drawn too: no page error, no KaTeX error, and a derivation or the state's reason shown.
 async function everyState(page) {
   return page.evaluate(async () => {
-    const data = JSON.parse(document.getElementById("symattn-data").textContent);
+    const packed = document.getElementById("symattn-data").textContent.trim(); // gzip, base64
+    const bytes = Uint8Array.from(atob(packed), (c) => c.charCodeAt(0));
+    const data = JSON.parse(await new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"))).text());
     const taus = (data.temperatures || [{ key: null }]).map((t) => t.key);
     const masks = data.kind === "values" ? ["on", "off"] : [null];
     const states = taus.flatMap((tau) => masks.map((mask) => ({ tau, mask })));
     const seen = [];
+    const faces = {}; // the KaTeX face each typeset character is drawn in -> those characters
+    const useOfFonts = () => {
+      const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        if (!node.parentElement.closest(".katex-html") || !node.data.trim()) continue;
+        const style = getComputedStyle(node.parentElement);
+        const family = style.fontFamily.split(",")[0].trim().replace(/"/g, "");
+        if (!family.startsWith("KaTeX_")) continue;
+        const bold = Number(style.fontWeight) >= 600;
+        const italic = style.fontStyle === "italic";
+        const face = family + "-" + ((bold ? "Bold" : "") + (italic ? "Italic" : "") || "Regular");
+        for (const c of node.data) if (c.trim()) (faces[face] = faces[face] || new Set()).add(c);
+      }
+    };
     for (let k = 0; k < Math.max(states.length, data.sizes.n_q); k++) {
       const { tau, mask } = states[k % states.length];
       const row = (k % data.sizes.n_q) + 1;
@@ -94,8 +110,10 @@ async function everyState(page) {
         error: document.getElementById("state-error").hidden ? null : document.getElementById("state-error-text").textContent,
         katexErrors: document.querySelectorAll(".katex-error").length,
         derivationMath: document.querySelectorAll("#derivation .katex").length });
+      useOfFonts();
     }
-    return seen;
+    const declared = [...document.fonts].map((f) => f.family.replace(/"/g, "") + "/" + f.weight + "/" + f.style);
+    return { seen, declared, faces: Object.fromEntries(Object.entries(faces).map(([f, cs]) => [f, [...cs].join("")])) };
   });
 }
 
@@ -103,10 +121,10 @@ async function smoke(browser, job) {
   const context = await browser.newContext({ viewport: VIEWPORT });
   const { page, log } = await open(context, pathToFileURL(path.resolve(job.page)).href);
   const first = await observe(page);
-  const states = first.error ? [] : await everyState(page);
+  const every = first.error ? { seen: [], declared: [], faces: {} } : await everyState(page);
   if (job.screenshot) await page.screenshot({ path: job.screenshot, fullPage: true });
   await context.close();
-  return { first, states, log };
+  return { first, states: every.seen, declared: every.declared, faces: every.faces, log };
 }
 
 async function press(page, selector, key, times = 1) {

@@ -1,29 +1,22 @@
-// symattn course page: reads the one embedded JSON object and the typeset math, then draws the
-// state chosen by the controls (query row, temperature, causal mask, walkthrough step). Every value
-// was computed exactly when the page was written; this script only shows it. User text is set as
-// text (textContent); only the math, typeset by KaTeX at generation time, is inserted as HTML.
+// symattn course page (run by loader.js after KaTeX): reads the embedded JSON and math (TeX), then
+// draws the state chosen by the controls (query row, temperature, causal mask, walkthrough step).
+// Every exact value was computed when the page was written; this script only shows it. User text
+// is set as text (textContent); only KaTeX's output for the page's own TeX is inserted as HTML.
 "use strict";
 (async () => {
-  const data = JSON.parse(document.getElementById("symattn-data").textContent);
+  const $ = (id) => document.getElementById(id);
+  const [data, math] = await Promise.all(["symattn-data", "symattn-math"].map(async (id) => JSON.parse(await inflate($(id).textContent.trim()))));
+  data.math = math;
   const P = data.phrases;
   const STEPS = 5;
   const AUTOPLAY_MS = 2600;
-  const $ = (id) => document.getElementById(id);
   const values = data.kind === "values";
   const sizes = data.sizes;
-
-  try {
-    data.math = await inflate(document.getElementById("symattn-math").textContent.trim());
-  } catch (error) {
-    document.body.dataset.error = String(error);
-    document.querySelector("header.top").after(el("p", { class: "alert", role: "alert", text: P.old_browser }));
-    return;
-  }
 
   async function inflate(base64) {
     const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
     const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
-    return JSON.parse(await new Response(stream).text());
+    return new Response(stream).text();
   }
 
   function el(tag, attributes = {}, ...children) {
@@ -46,8 +39,11 @@
   function mathNode(id, extra = "") {
     let template = parsed.get(id);
     if (!template) {
+      const [tex, display] = data.math[id];
       template = document.createElement("template");
-      template.innerHTML = data.math[id]; // KaTeX output written by symattn, never user text
+      template.innerHTML = window.katex.renderToString(tex, { // the page's own TeX; labels escaped
+        displayMode: display === 1, strict: "error", throwOnError: false, trust: false,
+        maxSize: 20, maxExpand: 1000, output: "htmlAndMathml" });
       parsed.set(id, template);
     }
     return el("span", { class: ("m " + extra).trim() }, template.content.cloneNode(true));
