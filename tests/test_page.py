@@ -12,6 +12,7 @@ import base64
 import gzip
 import hashlib
 import json
+import math
 import os
 import re
 import shutil
@@ -323,7 +324,8 @@ def browser(request) -> dict:
     jobs = [{"name": name, "page": str(path), "scenario": "smoke"} for name, path in pages.items()]
     jobs += [{"name": "demo", "page": demo, "scenario": "demo",
               "screenshot": str(ARTIFACTS / "demo.png")},
-             {"name": "reduced", "page": demo, "scenario": "reduced"}]
+             {"name": "reduced", "page": demo, "scenario": "reduced"},
+             {"name": "free", "page": demo, "scenario": "free"}]
     done = subprocess.run(["node", str(BROWSER_DIR / "check_page.js")],
                           input=json.dumps({"chromium": chromium(), "jobs": jobs}),
                           capture_output=True, text=True, timeout=600, cwd=BROWSER_DIR)
@@ -371,7 +373,8 @@ def test_every_page_opens_offline_and_renders_its_tables(browser, name):
         assert table["shown"] in (None, [table["rows"], table["cols"]])
     for state in result["states"]:  # every row of every temperature and mask
         assert state["katexErrors"] == 0 and state["shownRow"] == str(state["row"])
-        assert state["error"] or state["derivationMath"] > 0 or state["tau"] is None
+        assert state["error"] or state["derivationMath"] > 0 or state["tau"] is None or \
+            (state["tau"] == "1.234" and state["freeNote"])
 
 
 def test_row_3_with_the_causal_mask_has_zeros_in_columns_4_and_5(browser):
@@ -395,18 +398,19 @@ def shapes(observed: dict) -> dict:
 def test_changing_the_temperature_changes_the_weights_not_the_shapes(browser):
     demo = browser["demo"]
     causal, hottest, coldest = demo["row3Causal"], demo["hottest"], demo["coldest"]
-    assert (causal["state"]["tau"], hottest["state"]["tau"], coldest["state"]["tau"]) == ("1", "4", "0")
+    assert (causal["state"]["tau"], hottest["state"]["tau"], coldest["state"]["tau"]) == \
+        ("17/20", "5", "0.05")
     weights = [[c["weight"] for c in seen["heat"]["3"]] for seen in (causal, hottest, coldest)]
     assert len({tuple(w[:3]) for w in weights}) == 3
     assert all(w[3:] == ["0", "0"] for w in weights)
     assert shapes(causal) == shapes(hottest) == shapes(coldest)
-    assert "tau=2&" in hottest["hash"] and "tau=1%2F2&" in coldest["hash"]
+    assert "tau=5&" in hottest["hash"] and "tau=0.05&" in coldest["hash"]
     assert [c["readable"] for c in demo["row3Open"]["heat"]["3"]] == [True] * 5
 
 
 def test_the_share_url_restores_the_state_after_a_reload(browser):
     before, after = browser["demo"]["before"], browser["demo"]["restored"]
-    assert before["hash"] == "#row=2&tau=17%2F20&mask=off&step=4"
+    assert before["hash"] == "#row=2&tau=0.853&mask=off&step=4"  # one slider step above 17/20
     assert before["share"].endswith(before["hash"])
     assert after["hash"] == before["hash"] and after["state"] == before["state"]
     assert after["state"]["step"] == "Step 4 / 5" and after["state"]["mask"] is False
@@ -448,9 +452,60 @@ def test_a_wheel_without_node_writes_the_page_that_a_checkout_writes(browser, pa
     assert wheel_page.read_bytes() == pages["05_five_tokens_temperature"].read_bytes()
     first = browser["wheel"]["first"]
     assert first["error"] is None and first["katex"] > 100 and first["katexErrors"] == 0
-    assert clean(browser["wheel"]["log"]) and len(browser["wheel"]["states"]) == 10
+    assert clean(browser["wheel"]["log"]) and len(browser["wheel"]["states"]) == 12
 
 
 def test_a_screenshot_is_kept_for_review(browser):
     for name in ("demo.png", "demo.full.png"):
         assert (ARTIFACTS / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def float64_row(row: int, tau: float, places: int = 3) -> tuple[list[str], list[str]]:
+    """Row `row` of A and O for the demo at temperature tau with the causal mask, in float64 here."""
+    problem = load_problem(DEMO / "problem.toml")
+    q = [float(x) for x in problem.Q.row(row - 1)]
+    logits = [sum(a * float(b) for a, b in zip(q, problem.K.row(j))) / math.sqrt(3) / tau
+              for j in range(row)]
+    top = max(logits)
+    e = [math.exp(x - top) for x in logits]
+    weights = [x / sum(e) for x in e]
+    out = [sum(w * float(problem.V[j, c]) for j, w in enumerate(weights)) for c in range(2)]
+    return [f"{w:.{places}f}" for w in weights], [f"{o:.{places}f}" for o in out]
+
+
+def test_a_free_temperature_from_a_link_shows_float64_weights_marked_approx(browser):
+    linked = browser["free"]["linked"]
+    weights, outputs = float64_row(3, 1.234)
+    assert linked["hash"] == "#row=3&tau=1.234&mask=on&step=1"
+    assert linked["state"]["tau"] == "1.234" and linked["state"]["tauText"].startswith("τ = 1.234")
+    assert [c["text"] for c in linked["heat"]["3"]] == [f"≈{w}" for w in weights] + ["0", "0"]
+    assert f"Output, row 3 of O: (≈ {outputs[0]}, ≈ {outputs[1]})." in linked["summary"]
+    assert "sum to 1 up to float64 rounding" in linked["summary"]
+    assert linked["heat"]["1"][0]["text"] == "1"  # one readable key: exactly 1, no ≈
+    assert linked["exactA"][2][3:] == [None, None] and linked["checks"] is None
+    assert "exact derivation and its checks are given at τ = 1/2, 17/20, 1, 3/2, 2" in \
+        linked["derivation"]
+    assert clean(browser["free"]["log"])
+
+
+def test_typed_temperatures_fractions_generated_values_and_reset(browser):
+    free = browser["free"]
+    assert free["fraction"]["hash"] == "#row=3&tau=5%2F4&mask=on&step=1"
+    weights, _ = float64_row(3, 1.25)
+    assert [c["text"] for c in free["fraction"]["heat"]["3"]][:3] == [f"≈{w}" for w in weights]
+    generated = free["generated"]  # 0.85 is 17/20 exactly: the exact state, its derivation
+    assert generated["hash"] == "#row=3&tau=17%2F20&mask=on&step=1"
+    assert [c["text"] for c in generated["heat"]["3"]] == ["0.376", "0.175", "0.448", "0", "0"]
+    assert generated["exactA"][2][3:] == ["0", "0"] and generated["checks"] == "passed"
+    outside = free["outside"]
+    assert outside["state"]["tauError"] == ("Give τ between 0.05 and 5, as a decimal or a "
+                                            "fraction (1.25 or 5/4).")
+    assert outside["hash"] == generated["hash"]
+    assert free["reset"]["hash"] == "#row=3&tau=17%2F20&mask=on&step=1"
+    assert free["reset"]["state"]["tauError"] is None and free["reset"]["state"]["tau"] == "17/20"
+
+
+def test_exactly_tied_weights_are_named_as_a_tie(browser):
+    summary = browser["13_five_tokens_no_mask"]["first"]["summary"]
+    assert "Largest weight: a tie of 2 keys, 模型, 分配, exactly equal (" in summary
+    assert "Largest weight: 上下文" in browser["05_five_tokens_temperature"]["first"]["summary"]

@@ -90,7 +90,8 @@ def fill_template(data: dict[str, Any], math: list[tuple[str, bool]]) -> str:
              "script": packed(script), "data": packed(data),
              "math": packed([[tex, int(d)] for tex, d in math]), "katex": packed(katex)}
     phrases = data["phrases"]
-    slots["intro"] = html.escape(phrases["intro" if data["kind"] == "values" else "shapes_only"])
+    intro = "shapes_only" if data["kind"] != "values" else "intro" if data["free"] else "intro_exact"
+    slots["intro"] = html.escape(phrases[intro])
 
     def slot(match: re.Match[str]) -> str:
         return html.escape(phrases[match.group(2)]) if match.group(1) else slots[match.group(2)]

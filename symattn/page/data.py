@@ -81,14 +81,46 @@ def collect(problem: Problem | ShapeProblem, temperatures: list[sp.Expr], lang: 
         **common(p, lang, store, places), "kind": "values",
         "inputs": {name: grid(store, getattr(p, name), None, None if p.symbols else places)
                    for name in "QKV"},
-        "temperatures": [{"key": key(t), "m": store.add(math(t)), "dec": short_decimal(t, places)}
-                         for t in taus],
+        "temperatures": [{"key": key(t), "m": store.add(math(t)), "dec": short_decimal(t, places),
+                          **rational(t)} for t in taus],
+        "free": free_data(p, masks),
         "maskLabel": "causal_mask_bottom_right" if masks["on"] == "causal-bottom-right"
                      else "causal_mask",
         "defaults": {"row": int(options.get("row") or p.n_q), "tau": key(p.temperature),
                      "mask": "on" if p.mask != "none" else "off", "step": 1},
         "variants": variants,
     }
+
+
+def rational(t: sp.Expr) -> Json:
+    """A temperature's value for the page's slider, and its fraction when it has one (to match
+    a typed value exactly)."""
+    out: Json = {"value": float(t)} if t.is_number else {}
+    if t.is_Rational:
+        out |= {"num": str(t.p), "den": str(t.q)}
+    return out
+
+
+def free_data(problem: Problem, masks: dict[str, str]) -> Json | None:
+    """What the page needs to compute any other temperature in float64: S (it does not depend on
+    tau), M for each mask state, V. None for a problem with symbols (no float values)."""
+    if problem.symbols:
+        return None
+    out: Json = {"min": 0.05, "max": 5, "V": floats(problem.V), "S": None, "M": {}}
+    for state, kind in masks.items():
+        try:
+            trace = attend(replace(problem, mask=kind))
+        except InputError:
+            continue  # every temperature of this state fails alike: its generated states say why
+        out["S"] = floats(trace.S)
+        out["M"][state] = floats(trace.M)
+    return out if out["S"] is not None else None
+
+
+def floats(matrix: sp.ImmutableMatrix) -> list[list[float | None]]:
+    """Entries as float64, None for -oo (a masked entry)."""
+    return [[None if matrix[i, j] is sp.S.NegativeInfinity else float(matrix[i, j])
+             for j in range(matrix.cols)] for i in range(matrix.rows)]
 
 
 def shown_error(error: InputError) -> InputError:

@@ -7,10 +7,16 @@ from __future__ import annotations
 
 PAGE_PHRASES: dict[str, dict[str, str]] = {
     "lab": {"en": "exact attention lab", "zh": "精确注意力实验"},
-    "intro": {"en": "Every value below is exact, computed by symattn for each state of the controls "
-                    "before this page was written; decimals are shown beside the exact entries.",
-              "zh": "下面每个数都是精确值：symattn 在生成页面时已为控件的每种状态完成精确计算；"
-                    "精确值旁给出小数。"},
+    "intro": {"en": "At the listed temperatures every value below is exact, computed by symattn "
+                    "before this page was written, with decimals beside; at any other temperature "
+                    "the page computes float64 values, marked ≈.",
+              "zh": "在列出的温度上，下面每个数都是 symattn 在生成页面时算出的精确值，旁附小数；"
+                    "其他温度下由本页以 float64 计算，标 ≈。"},
+    "intro_exact": {"en": "Every value below is exact, computed by symattn for each state of the "
+                          "controls before this page was written; decimals are shown beside the "
+                          "exact entries.",
+                    "zh": "下面每个数都是精确值：symattn 在生成页面时已为控件的每种状态完成精确计算；"
+                          "精确值旁给出小数。"},
     "noscript": {"en": "The controls of this page need JavaScript. The same derivation is printed "
                        "by: symattn solve FILE --format markdown",
                  "zh": "本页控件需要 JavaScript。相同的推导可用 symattn solve FILE --format markdown "
@@ -22,6 +28,20 @@ PAGE_PHRASES: dict[str, dict[str, str]] = {
     "query_row": {"en": "Query row", "zh": "当前 query 行"},
     "row_option": {"en": "{row} · {label}", "zh": "{row} · {label}"},
     "temperature": {"en": "Temperature τ", "zh": "温度 τ"},
+    "tau_typed": {"en": "Temperature τ, typed (a decimal or a fraction)",
+                  "zh": "输入温度 τ（小数或分数）"},
+    "tau_invalid": {"en": "Give τ between {min} and {max}, as a decimal or a fraction (1.25 or 5/4).",
+                    "zh": "请输入 {min} 到 {max} 之间的 τ，可写成小数或分数（1.25 或 5/4）。"},
+    "tau_invalid_fixed": {"en": "This page has exact values only at the listed temperatures.",
+                          "zh": "本页只在列出的温度上有精确值。"},
+    "exact_at": {"en": "Exact at τ =", "zh": "精确值：τ ="},
+    "exact": {"en": "exact", "zh": "精确"},
+    "float64": {"en": "≈ float64, computed in this page", "zh": "≈ 本页内 float64 计算"},
+    "free_note": {"en": "At τ = {tau} the logits, weights and outputs are float64 values computed in "
+                        "this page (marked ≈); R, S and M do not depend on τ and stay exact. The "
+                        "exact derivation and its checks are given at τ = {taus}.",
+                  "zh": "τ = {tau} 时，logits、权重和输出是本页内以 float64 计算的值（标 ≈）；R、S、M 与 τ "
+                        "无关，仍为精确值。精确推导及核对见 τ = {taus}。"},
     "causal_mask": {"en": "Causal mask", "zh": "因果掩码"},
     "causal_mask_bottom_right": {"en": "Causal mask (bottom-right)", "zh": "因果掩码（右下对齐）"},
     "share": {"en": "Share link (restores row, temperature, mask and step)",
@@ -48,6 +68,18 @@ PAGE_PHRASES: dict[str, dict[str, str]] = {
     "summary_largest": {"en": "Largest weight: {key} ({weight}); the readable weights sum to "
                               "exactly 1.",
                         "zh": "最大权重：{key}（{weight}）；可读取位置的权重之和精确为 1。"},
+    "summary_largest_tie": {"en": "Largest weight: a tie of {count} keys, {keys}, exactly equal ({weight} "
+                                  "each); the readable weights sum to exactly 1.",
+                            "zh": "最大权重：{count} 个 key 并列（{keys}），精确相等（各为 {weight}）；"
+                                  "可读取位置的权重之和精确为 1。"},
+    "summary_largest_free": {"en": "Largest weight: {key} ({weight}); the readable weights sum to 1 "
+                                   "up to float64 rounding.",
+                             "zh": "最大权重：{key}（{weight}）；可读取位置的权重之和在 float64 舍入误差内为 1。"},
+    "summary_largest_free_tie": {"en": "Largest weight: a tie of {count} keys, {keys}, exactly equal "
+                                       "at every τ ({weight} each); the readable weights sum to 1 up "
+                                       "to float64 rounding.",
+                                 "zh": "最大权重：{count} 个 key 并列（{keys}），在任何 τ 下都精确相等（各为 "
+                                       "{weight}）；可读取位置的权重之和在 float64 舍入误差内为 1。"},
     "summary_output": {"en": "Output, row {row} of O: ({values}).",
                        "zh": "输出 O 的第 {row} 行：({values})。"},
     "summary_caution": {"en": "A large weight is not the cause of a model's prediction: this is "

@@ -61,7 +61,8 @@ function observe(page) {
       fonts: [...document.fonts].filter((f) => f.status === "loaded").map((f) => f.family),
       scripts: [...document.scripts].map((s) => ({ type: s.type, src: s.src })),
       csp: (document.querySelector("meta[http-equiv='Content-Security-Policy']") || {}).content || null,
-      state: { row: $("row").value, tau: $("tau").value, tauText: $("tau-value").textContent,
+      state: { row: $("row").value, tau: $("tau-text").value, slider: $("tau").value, tauText: $("tau-value").textContent,
+        tauError: $("tau-error").hidden ? null : $("tau-error").textContent,
         mask: $("mask").checked, step: $("walk-step").textContent, tab: tab && tab.dataset.step,
         panel: $("walk-panel").dataset.step },
       stateError: $("state-error").hidden ? null : $("state-error-text").textContent,
@@ -83,6 +84,7 @@ async function everyState(page) {
     const taus = (data.temperatures || [{ key: null }]).map((t) => t.key);
     const masks = data.kind === "values" ? ["on", "off"] : [null];
     const states = taus.flatMap((tau) => masks.map((mask) => ({ tau, mask })));
+    if (data.free) states.push(...masks.map((mask) => ({ tau: "1.234", mask }))); // float64 in the page
     const seen = [];
     const faces = {}; // the KaTeX face each typeset character is drawn in -> those characters
     const useOfFonts = () => {
@@ -109,7 +111,8 @@ async function everyState(page) {
       seen.push({ tau, mask, row, shownRow: document.getElementById("row").value,
         error: document.getElementById("state-error").hidden ? null : document.getElementById("state-error-text").textContent,
         katexErrors: document.querySelectorAll(".katex-error").length,
-        derivationMath: document.querySelectorAll("#derivation .katex").length });
+        derivationMath: document.querySelectorAll("#derivation .katex").length,
+        freeNote: document.querySelector("#derivation .free-note") !== null });
       useOfFonts();
     }
     const declared = [...document.fonts].map((f) => f.family.replace(/"/g, "") + "/" + f.weight + "/" + f.style);
@@ -145,7 +148,10 @@ async function demo(browser, job) {
   out.coldest = await observe(page);
   await page.uncheck("#mask");
   out.row3Open = await observe(page);
-  // a state to share: row 2, second temperature, mask off, step 4 (by keyboard on the walkthrough)
+  await page.selectOption("#row", "1");
+  out.row1Open = await observe(page);
+  // a state to share: row 2, one slider step above 17/20, mask off, step 4 (by keyboard)
+  await page.click(".tau-pick >> text='17/20'");
   await page.selectOption("#row", "2");
   await press(page, "#tau", "ArrowRight");
   await press(page, "#walk", "ArrowRight", 3);
@@ -195,6 +201,26 @@ async function screenshot(browser, job) {
   return { log, saved: job.screenshot };
 }
 
+// A free temperature: opened from a link, typed (fraction, a generated value, out of range), reset;
+// with the time each control change takes (its handlers and the layout after them).
+async function free(browser, job) {
+  const context = await browser.newContext({ viewport: VIEWPORT });
+  const { page, log } = await open(context, pathToFileURL(path.resolve(job.page)).href + "#row=3&tau=1.234&mask=on");
+  const out = { log, linked: await observe(page) };
+  const type = async (text) => {
+    await page.fill("#tau-text", text);
+    await page.press("#tau-text", "Enter");
+    return observe(page);
+  };
+  out.fraction = await type("5/4");
+  out.generated = await type("0.85");
+  out.outside = await type("9");
+  await page.click("#reset");
+  out.reset = await observe(page);
+  await context.close();
+  return out;
+}
+
 async function reduced(browser, job) {
   const context = await browser.newContext({ viewport: VIEWPORT, reducedMotion: "reduce" });
   const { page, log } = await open(context, pathToFileURL(path.resolve(job.page)).href + "#step=1");
@@ -215,7 +241,7 @@ async function main(request) {
   const version = browser.version();
   try {
     for (const job of request.jobs) {
-      const run = { smoke, demo, reduced, screenshot }[job.scenario];
+      const run = { smoke, demo, reduced, screenshot, free }[job.scenario];
       try {
         const start = Date.now();
         results[job.name] = await run(browser, job);

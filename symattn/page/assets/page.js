@@ -51,7 +51,52 @@
 
   // ---- state and the URL -------------------------------------------------------------------
   const taus = data.temperatures || [];
+  const free = values ? data.free : null; // any tau in [min, max] computed here in float64
   const state = readHash();
+
+  // ---- temperatures: a generated one (exact) or a free one (float64, marked ≈) -------------
+  function exactOf(text) { // "1.234" or "5/4" or "1.5/2" -> {num, den} as BigInts; null otherwise
+    const m = /^\s*(\d{1,12}(?:\.\d{1,12})?|\.\d{1,12})(?:\s*\/\s*(\d{1,12}(?:\.\d{1,12})?))?\s*$/.exec(text || "");
+    if (!m) return null;
+    const dec = (t) => { const [a, b = ""] = t.split("."); return [BigInt((a || "0") + b), 10n ** BigInt(b.length)]; };
+    let [num, den] = dec(m[1]);
+    if (m[2]) {
+      const [n2, d2] = dec(m[2]);
+      if (n2 === 0n) return null;
+      [num, den] = [num * d2, den * n2];
+    }
+    return { num, den };
+  }
+
+  function generatedIndex(text) {
+    const direct = taus.findIndex((t) => t.key === text);
+    if (direct >= 0) return direct;
+    const x = exactOf(text);
+    return x ? taus.findIndex((t) => t.num !== undefined && BigInt(t.num) * x.den === x.num * BigInt(t.den)) : -1;
+  }
+
+  function tauValue(text) {
+    const k = generatedIndex(text);
+    if (k >= 0) return taus[k].value;
+    const x = exactOf(text);
+    return x ? Number(x.num) / Number(x.den) : NaN;
+  }
+
+  function acceptedTau(text) { // the state's tau for a typed or linked value, or null
+    const k = generatedIndex(text);
+    if (k >= 0) return taus[k].key;
+    const value = tauValue(text);
+    return free && value >= free.min && value <= free.max ? String(text).replace(/\s/g, "") : null;
+  }
+
+  // the slider of a free temperature is logarithmic: position 0..1000 <-> tau min..max
+  const SLIDER = 1000;
+  const toPosition = (tau) => Math.round(SLIDER * Math.log(tau / free.min) / Math.log(free.max / free.min));
+  const fromPosition = (k) => { // a generated temperature at this position, else 3 digits
+    const near = taus.find((t) => t.value !== undefined && toPosition(t.value) === k);
+    return near ? near.key : String(Number((free.min * Math.pow(free.max / free.min, k / SLIDER)).toPrecision(3)));
+  };
+  let sliding = false; // while the slider moves, it keeps its own position
 
   function readHash() {
     const params = new URLSearchParams(location.hash.slice(1));
@@ -61,8 +106,8 @@
     const step = Number(params.get("step"));
     if (Number.isInteger(step) && step >= 1 && step <= STEPS) chosen.step = step;
     if (values) {
-      const tau = params.get("tau");
-      if (taus.some((t) => t.key === tau)) chosen.tau = tau;
+      const tau = params.get("tau") && acceptedTau(params.get("tau"));
+      if (tau) chosen.tau = tau;
       const mask = params.get("mask");
       if (mask === "on" || mask === "off") chosen.mask = mask;
     }
@@ -87,11 +132,54 @@
   }
 
   function tauIndex() {
-    return Math.max(0, taus.findIndex((t) => t.key === state.tau));
+    return Math.max(0, generatedIndex(state.tau));
   }
 
   function variant() {
-    return values ? data.variants[tauIndex() + ":" + state.mask] : null;
+    if (!values) return null;
+    const k = generatedIndex(state.tau);
+    return k >= 0 || !free ? data.variants[Math.max(k, 0) + ":" + state.mask] : freeVariant();
+  }
+
+  const computed = new Map();
+  // A free temperature: R, S, M and what each row may read are those of every generated state with
+  // this mask (they do not depend on tau); L, A and O are computed in float64.
+  function freeVariant() {
+    const id = state.tau + ":" + state.mask;
+    if (computed.has(id)) return computed.get(id);
+    const states = taus.map((_, k) => data.variants[k + ":" + state.mask]);
+    const base = states.find((v) => !v.error) || states[0];
+    if (base.error || !free.M[state.mask]) return base;
+    const tau = tauValue(state.tau);
+    const M = free.M[state.mask];
+    const L = free.S.map((row, i) => row.map((s, j) => (M[i][j] === null ? -Infinity : (s + M[i][j]) / tau)));
+    const A = L.map((row, i) => {
+      const top = Math.max(...row);
+      if (top === -Infinity) return base.weights ? base.weights[i].map(Number) : row.map(() => 0); // the row's policy
+      const e = row.map((l) => Math.exp(l - top));
+      const z = e.reduce((a, b) => a + b, 0);
+      return e.map((x) => x / z);
+    });
+    const O = A.map((a) => free.V[0].map((_, c) => a.reduce((sum, w, j) => sum + w * free.V[j][c], 0)));
+    const text = (x) => (x === -Infinity ? "−∞" : x.toFixed(data.places));
+    // exact where float64 needs no rounding: a masked weight is 0, a row reading one key gives it 1
+    const exactWeight = (i, j) => (base.readable[i][j] !== 1 ? "0" : base.readable[i].filter((r) => r === 1).length === 1 ? "1" : null);
+    const cells = (m, weights) => m.map((row, i) => row.map((x, j) => {
+      const exact = weights ? exactWeight(i, j) : null;
+      return exact !== null ? [null, exact, false] : [null, text(x), x !== -Infinity];
+    }));
+    const v = { free: true, tau, readable: base.readable, passed: null, names: [],
+      tables: { R: base.tables.R, S: base.tables.S, M: base.tables.M, L: cells(L, false), A: cells(A, true), O: cells(O, false) },
+      weights: A.map((row, i) => row.map((x, j) => exactWeight(i, j) || text(x))), outputs: O.map((row) => row.map(text)) };
+    computed.set(id, v);
+    return v;
+  }
+
+  // a table cell: exact math (with its decimal), or a float64 value marked ≈
+  function cellNode([id, decimal, approx], withDecimal = true) {
+    if (id === null) return el("span", { class: approx ? "approx" : null, text: (approx ? "≈ " : "") + decimal });
+    const node = mathNode(id);
+    return withDecimal && decimal ? el("span", {}, node, el("span", { class: "dec", text: decimal })) : node;
   }
 
   // ---- controls ----------------------------------------------------------------------------
@@ -104,11 +192,29 @@
     for (const node of document.querySelectorAll(".values-only")) node.hidden = !values;
     if (values) {
       const range = $("tau");
-      range.max = String(taus.length - 1);
+      range.max = String(free ? SLIDER : taus.length - 1);
       range.setAttribute("list", "tau-ticks");
-      $("tau-ticks").append(...taus.map((t, k) => el("option", { value: k, label: t.key })));
-      $("tau-scale").append(...taus.map((t) => el("span", { text: t.key })));
-      range.addEventListener("input", () => change({ tau: taus[Number(range.value)].key }));
+      $("tau-ticks").append(...taus.map((t, k) => el("option", { value: free ? toPosition(t.value) : k, label: t.key })));
+      $("tau-exact-label").textContent = P.exact_at;
+      $("tau-scale").append(...taus.map((t) => {
+        const button = el("button", { type: "button", class: "tau-pick", text: t.key, "aria-label": "τ = " + t.key });
+        button.addEventListener("click", () => change({ tau: t.key }));
+        return button;
+      }));
+      range.addEventListener("input", () => {
+        sliding = true;
+        change({ tau: free ? acceptedTau(fromPosition(Number(range.value))) : taus[Number(range.value)].key });
+        sliding = false;
+      });
+      const typed = $("tau-text");
+      typed.placeholder = free ? free.min + " – " + free.max : "";
+      typed.addEventListener("change", () => {
+        const tau = acceptedTau(typed.value);
+        $("tau-error").hidden = tau !== null;
+        typed.setAttribute("aria-invalid", String(tau === null));
+        if (tau !== null) change({ tau });
+      });
+      $("tau-error").textContent = free ? fill("tau_invalid", free) : P.tau_invalid_fixed;
       $("mask").addEventListener("change", () => change({ mask: $("mask").checked ? "on" : "off" }));
       $("mask-label").textContent = P[data.maskLabel];
     }
@@ -120,12 +226,22 @@
   function syncControls() {
     $("row").value = String(state.row);
     if (!values) return;
-    const index = tauIndex();
-    const tau = taus[index];
-    $("tau").value = String(index);
-    $("tau").setAttribute("aria-valuetext", "τ = " + tau.key + (tau.dec ? " ≈ " + tau.dec : ""));
+    const k = generatedIndex(state.tau);
+    const tau = taus[Math.max(k, 0)];
     const output = $("tau-value");
-    output.replaceChildren(mathNode(tau.m), tau.dec ? el("span", { class: "dec", text: "≈ " + tau.dec }) : "");
+    if (k >= 0) {
+      if (!sliding) $("tau").value = String(free ? toPosition(tau.value) : k);
+      $("tau").setAttribute("aria-valuetext", "τ = " + tau.key + (tau.dec ? " ≈ " + tau.dec : ""));
+      output.replaceChildren(mathNode(tau.m), tau.dec ? el("span", { class: "dec", text: "≈ " + tau.dec }) : "", el("span", { class: "exact-tag", text: P.exact }));
+    } else {
+      const value = tauValue(state.tau);
+      if (!sliding) $("tau").value = String(toPosition(value));
+      $("tau").setAttribute("aria-valuetext", "τ = " + state.tau);
+      output.replaceChildren(el("span", { text: "τ = " + state.tau + (String(value) === state.tau ? "" : " ≈ " + Number(value.toPrecision(6))) }),
+        el("span", { class: "approx-tag", text: P.float64 }));
+    }
+    if (document.activeElement !== $("tau-text")) $("tau-text").value = state.tau;
+    for (const button of document.querySelectorAll(".tau-pick")) button.setAttribute("aria-pressed", String(button.textContent === state.tau));
     $("mask").checked = state.mask === "on";
   }
 
@@ -145,7 +261,10 @@
   function change(update) {
     const before = JSON.stringify([state.row, state.tau, state.mask]);
     Object.assign(state, update);
+    $("tau-error").hidden = true; // any accepted change clears a refused typed temperature
+    $("tau-text").removeAttribute("aria-invalid");
     if (JSON.stringify([state.row, state.tau, state.mask]) !== before) renderState();
+    else syncControls();
     renderWalk();
     writeHash();
   }
@@ -193,7 +312,7 @@
           const w = Number(weight);
           td.style.backgroundColor = shade(w);
           if (w > 0.55) td.classList.add("dark");
-          td.textContent = weight;
+          td.textContent = (v.free && v.tables.A[i][j][2] ? "≈" : "") + weight;
         } else if (v) {
           td.append(mathNode(v.tables.A[i][j][0]));
         } else {
@@ -221,16 +340,25 @@
     ];
     if (v.weights) {
       const weights = v.weights[i];
-      const shown = data.colLabels.map((c, j) => `${c} ${v.readable[i][j] === 1 ? weights[j] : "0"}`);
+      const approx = v.free ? "≈ " : "";
+      const mark = (j) => (v.free && v.tables.A[i][j][2] ? "≈ " : "");
+      const shown = data.colLabels.map((c, j) => `${c} ${v.readable[i][j] === 1 ? mark(j) + weights[j] : "0"}`);
       lines.push(fill("summary_weights", { weights: shown.join(P.list_separator) }));
       if (readable.length) {
         let best = -1;
         data.colLabels.forEach((_, j) => {
           if (v.readable[i][j] === 1 && (best < 0 || Number(weights[j]) > Number(weights[best]))) best = j;
         });
-        lines.push(fill("summary_largest", { key: data.colLabels[best], weight: weights[best] }));
+        // exactly equal weights: the same exact value, or (at a free tau) the same S and M entries
+        const same = (j) => (v.free ? ["S", "M"].every((t) => v.tables[t][i][j][0] === v.tables[t][i][best][0])
+          : v.tables.A[i][j][0] === v.tables.A[i][best][0]);
+        const tied = data.colLabels.filter((_, j) => v.readable[i][j] === 1 && same(j));
+        const key = v.free ? "summary_largest_free" : "summary_largest";
+        lines.push(tied.length > 1
+          ? fill(key + "_tie", { keys: tied.join(P.list_separator), count: tied.length, weight: mark(best) + weights[best] })
+          : fill(key, { key: data.colLabels[best], weight: mark(best) + weights[best] }));
       }
-      lines.push(fill("summary_output", { row: state.row, values: v.outputs[i].join(", ") }));
+      lines.push(fill("summary_output", { row: state.row, values: v.outputs[i].map((x) => approx + x).join(", ") }));
     }
     lines.push(P.summary_caution);
     box.replaceChildren(el("ul", {}, ...lines.map((line) => el("li", { text: line }))));
@@ -269,8 +397,8 @@
       if (!keyTable && i + 1 === state.row) cls = "current";
       if (keyTable && v && v.readable[state.row - 1][i] !== 1) cls = "unread";
       const tr = el("tr", { class: cls }, el("th", { scope: "row", text: rows[i] }));
-      row.forEach(([id, decimal]) => {
-        tr.append(el("td", {}, mathNode(id), decimal ? el("span", { class: "dec", text: decimal }) : null));
+      row.forEach(([id, decimal, approx]) => {
+        tr.append(el("td", {}, ...(id === null ? [cellNode([id, decimal, approx])] : [mathNode(id), decimal ? el("span", { class: "dec", text: decimal }) : null])));
       });
       body.append(tr);
     });
@@ -310,8 +438,12 @@
       checks.replaceChildren();
       return;
     }
-    box.replaceChildren(...(v ? v.rows[state.row - 1].map(blockNode) : []));
     checks.replaceChildren();
+    if (v && v.free) {
+      box.replaceChildren(el("p", { class: "note free-note", text: fill("free_note", { tau: state.tau, taus: taus.map((t) => t.key).join(", ") }) }));
+      return;
+    }
+    box.replaceChildren(...(v ? v.rows[state.row - 1].map(blockNode) : []));
     if (!v) return;
     checks.append(...v.checks.map(blockNode));
     checks.append(el("p", { class: v.passed ? "passed" : "failed", id: "checks-verdict", text: v.passed ? P.all_passed : P.some_failed }));
@@ -476,8 +608,8 @@
     const read = v.readable[i];
     const rows = [
       keyRow(P.scaled_row, v.tables.S[i], null, ([id]) => mathNode(id)),
-      keyRow(P.logits_row, v.tables.L[i], read, ([id]) => mathNode(id)),
-      keyRow(P.weights_row, v.tables.A[i], read, ([id], j) => (v.weights && read[j] === 1 ? bar(v.weights[i][j]) : mathNode(id))),
+      keyRow(P.logits_row, v.tables.L[i], read, (cell) => cellNode(cell, false)),
+      keyRow(P.weights_row, v.tables.A[i], read, (cell, j) => (v.weights && read[j] === 1 ? bar(v.weights[i][j]) : cellNode(cell, false))),
     ];
     return keyTable(rows);
   }
@@ -488,12 +620,12 @@
     const terms = el("tbody");
     data.colLabels.forEach((label, j) => {
       if (v.readable[i][j] !== 1) return;
-      const weight = v.weights ? bar(v.weights[i][j]) : mathNode(v.tables.A[i][j][0]);
+      const weight = v.weights ? bar(v.weights[i][j]) : cellNode(v.tables.A[i][j], false);
       terms.append(staggered(el("tr", {}, el("th", { scope: "row", text: label }), el("td", {}, weight),
         el("td", { class: "times", text: "×" }), el("td", {}, ...data.inputs.V[j].map(([id]) => el("span", { class: "cell" }, mathNode(id))))), j));
     });
     const output = el("tr", { class: "result" }, el("th", { scope: "row" }, mathNode(data.rowMath.O[i])), el("td", { text: "=" }), el("td", {}),
-      el("td", {}, ...v.tables.O[i].map(([id, decimal]) => el("span", { class: "cell" }, mathNode(id), decimal ? el("span", { class: "dec", text: decimal }) : null))));
+      el("td", {}, ...v.tables.O[i].map((cell) => el("span", { class: "cell" }, cellNode(cell)))));
     terms.append(output);
     return el("div", { class: "scroll" }, el("table", { class: "steps sum" }, terms));
   }
