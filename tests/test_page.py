@@ -38,6 +38,7 @@ ARTIFACTS = ROOT / "build" / "page"
 DEMO = ROOT / "worked_examples" / "05_five_tokens_temperature"
 COMMITTED = {"en": DEMO / "page.html", "zh": DEMO / "page.zh.html"}
 PAGE_EXAMPLES = [p for p in EXAMPLE_FILES if p not in MULTI_HEAD]
+LAYOUTS = [(1280, 900), (390, 844), (320, 568)]  # desktop; phones (iPhone 12-15, SE 1st gen)
 HOSTILE = """title = "</script><script>alert(1)</script>"
 tokens = ["<b>x</b>", "\\\\input{a}", "50%_a&b", "上下文"]
 [input]
@@ -326,6 +327,10 @@ def browser(request) -> dict:
               "screenshot": str(ARTIFACTS / "demo.png")},
              {"name": "reduced", "page": demo, "scenario": "reduced"},
              {"name": "free", "page": demo, "scenario": "free"}]
+    jobs += [{"name": f"layout-{w}", "page": demo, "scenario": "layout", "width": w, "height": h,
+              "screenshot": str(ARTIFACTS / f"layout-{w}.png")} for w, h in LAYOUTS]
+    jobs += [{"name": "layout-zh-390", "page": str(pages["demo.zh"]), "scenario": "layout",
+              "width": 390, "height": 844}]
     done = subprocess.run(["node", str(BROWSER_DIR / "check_page.js")],
                           input=json.dumps({"chromium": chromium(), "jobs": jobs}),
                           capture_output=True, text=True, timeout=600, cwd=BROWSER_DIR)
@@ -509,3 +514,28 @@ def test_exactly_tied_weights_are_named_as_a_tie(browser):
     summary = browser["13_five_tokens_no_mask"]["first"]["summary"]
     assert "Largest weight: a tie of 2 keys, 模型, 分配, exactly equal (" in summary
     assert "Largest weight: 上下文" in browser["05_five_tokens_temperature"]["first"]["summary"]
+
+
+def test_keyboard_focus_stays_on_a_button_when_next_or_previous_disables(browser):
+    demo = browser["demo"]
+    assert demo["atEnd"]["state"]["step"] == "Step 5 / 5" and demo["atEnd"]["focus"] == "walk-prev"
+    assert demo["atStart"]["state"]["step"] == "Step 1 / 5"
+    assert demo["atStart"]["focus"] == "walk-next"
+
+
+@pytest.mark.parametrize("name", [f"layout-{w}" for w, _ in LAYOUTS] + ["layout-zh-390"])
+def test_no_cell_is_out_of_reach_and_sticky_controls_take_at_most_a_fifth(browser, name):
+    seen = browser[name]
+    assert seen["unreachable"] == [] and seen["overflow"] <= 0
+    assert seen["sticky"]["share"] <= 0.20, seen["sticky"]
+    assert clean(seen["log"])
+
+
+@pytest.mark.parametrize("name", [f"layout-{w}" for w, _ in LAYOUTS] + ["layout-zh-390"])
+def test_axe_finds_no_serious_or_critical_violation(browser, name):
+    serious = [v for v in browser[name]["axe"] if v["impact"] in ("serious", "critical")]
+    assert serious == []
+
+
+def test_on_a_desktop_and_a_large_phone_the_controls_stay_in_view(browser):
+    assert browser["layout-1280"]["sticky"]["stuck"] and browser["layout-390"]["sticky"]["stuck"]

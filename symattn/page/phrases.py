@@ -85,6 +85,7 @@ PAGE_PHRASES: dict[str, dict[str, str]] = {
     "summary_caution": {"en": "A large weight is not the cause of a model's prediction: this is "
                               "one head of one layer, with fixed matrices.",
                         "zh": "最大权重不等于最终预测的完整原因：这里只有一个固定的头和一层。"},
+    "scroll_region": {"en": "Scrolls sideways (arrow keys)", "zh": "可横向滚动（方向键）"},
     "tables": {"en": "The nine tables", "zh": "九张表"},
     "names_legend": {"en": "Names used in the tables and the derivation:",
                      "zh": "表格与推导中使用的记号："},

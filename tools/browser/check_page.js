@@ -3,7 +3,9 @@
 //   {"chromium": "/usr/bin/chromium", "jobs": [{"name", "page", "scenario", "screenshot"?}, ...]}
 // scenario "smoke": open, typeset math, tables, every state of the controls and every row;
 // "demo": the course experiment (row 3, causal mask, temperature, share URL, keyboard, screenshots);
-// "reduced": the same page with prefers-reduced-motion: reduce; "screenshot": one PNG. The README's
+// "reduced": the same page with prefers-reduced-motion: reduce; "screenshot": one PNG; "layout": at
+// job.width x job.height, the cells no scrolling brings into view, the share of the screen the
+// sticky controls take, and axe-core's violations; "free": a free temperature, typed and linked. The README's
 // docs/page.png is made, from the repository root, by
 //   echo '{"chromium": "/usr/bin/chromium", "jobs": [{"name": "readme", "scenario": "screenshot",
 //     "page": "worked_examples/05_five_tokens_temperature/page.html", "screenshot": "docs/page.png"}]}' \
@@ -180,6 +182,13 @@ async function demo(browser, job) {
   steps.push(Object.assign({ focus: onTab.focus }, onTab.state));
   out.steps = steps;
   await press(page, "#walk-tab-4", "Enter");
+  // the button that disables itself at an end hands the focus to the other one
+  await press(page, "#walk-next", "Enter");
+  out.atEnd = await observe(page);
+  await press(page, "#walk-tab-2", "Enter");
+  await press(page, "#walk-prev", "Enter");
+  out.atStart = await observe(page);
+  await press(page, "#walk-tab-4", "Enter");
   out.normalMotion = await page.evaluate(() => ({
     barTransition: getComputedStyle(document.querySelector(".bar-fill") || document.body).transitionDuration,
   }));
@@ -221,6 +230,66 @@ async function free(browser, job) {
   return out;
 }
 
+// Every table cell, scrolled into view as a reader would (its scroll containers and the page): is
+// it then wholly inside the viewport and every clipping ancestor? Those that are not are unreachable.
+function unreachableCells(page) {
+  return page.evaluate(() => {
+    const bad = [];
+    const cells = document.querySelectorAll("main table td, main table th, main .shape-grid .sq");
+    for (const cell of cells) {
+      if (!cell.getClientRects().length) continue;
+      cell.scrollIntoView({ block: "nearest", inline: "nearest" });
+      // shown: the part inside the viewport and every clipping ancestor; a cell wider than its
+      // scroll box is reachable when it fills the box (scrolling on shows the rest)
+      const r = cell.getBoundingClientRect();
+      let [left, right] = [Math.max(r.left, 0), Math.min(r.right, innerWidth)];
+      for (let a = cell.parentElement; a && a !== document.body; a = a.parentElement) {
+        const style = getComputedStyle(a);
+        if (style.overflowX === "visible" && style.overflowY === "visible") continue;
+        const box = a.getBoundingClientRect();
+        [left, right] = [Math.max(left, box.left), Math.min(right, box.right)];
+      }
+      const box = cell.parentElement.closest(".scroll, .display");
+      const ok = right - left >= Math.min(r.width, box ? box.clientWidth : r.width) - 1;
+      if (!ok) bad.push((cell.closest("[id]") || {}).id + ":" + cell.textContent.slice(0, 12));
+    }
+    window.scrollTo(0, 0);
+    return bad;
+  });
+}
+
+async function axe(page) {
+  const source = require("fs").readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
+  await page.evaluate(source); // the context bypasses the page's CSP for this test script only
+  return page.evaluate(async () => {
+    const result = await window.axe.run(document, { resultTypes: ["violations"] });
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length,
+      targets: v.nodes.slice(0, 4).map((n) => n.target.join(" ")) }));
+  });
+}
+
+async function layout(browser, job) {
+  const phone = job.width < 700;
+  const context = await browser.newContext({ viewport: { width: job.width, height: job.height },
+    isMobile: phone, hasTouch: phone, bypassCSP: true });
+  const { page, log } = await open(context, pathToFileURL(path.resolve(job.page)).href + "#" + (job.hash || "row=3&step=4"));
+  const out = { log };
+  out.unreachable = await unreachableCells(page);
+  out.overflow = await page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
+  out.sticky = await page.evaluate(() => {
+    window.scrollTo(0, 600);
+    const controls = document.getElementById("controls");
+    const box = controls.getBoundingClientRect();
+    const stuck = getComputedStyle(controls).position === "sticky" && box.top <= 1 && box.bottom > 0;
+    window.scrollTo(0, 0);
+    return { stuck, share: stuck ? box.height / innerHeight : 0, height: box.height };
+  });
+  if (job.screenshot) await page.screenshot({ path: job.screenshot });
+  out.axe = await axe(page);
+  await context.close();
+  return out;
+}
+
 async function reduced(browser, job) {
   const context = await browser.newContext({ viewport: VIEWPORT, reducedMotion: "reduce" });
   const { page, log } = await open(context, pathToFileURL(path.resolve(job.page)).href + "#step=1");
@@ -241,7 +310,7 @@ async function main(request) {
   const version = browser.version();
   try {
     for (const job of request.jobs) {
-      const run = { smoke, demo, reduced, screenshot, free }[job.scenario];
+      const run = { smoke, demo, reduced, screenshot, free, layout }[job.scenario];
       try {
         const start = Date.now();
         results[job.name] = await run(browser, job);

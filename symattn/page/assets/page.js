@@ -267,6 +267,7 @@
     else syncControls();
     renderWalk();
     writeHash();
+    fitSoon();
   }
 
   // ---- the state: error, heatmap, summary, tables, derivation ------------------------------
@@ -284,9 +285,16 @@
     renderDerivation(error ? null : v);
   }
 
+  // The weight's colour, from near white to deep blue, and whether white text reads on it: black
+  // text reads (4.5:1, WCAG AA) on a background of relative luminance >= 0.175, white on one
+  // <= 0.183, so switching at 0.179 keeps both sides AA along the whole ramp.
+  const LIGHT = [244, 247, 253];
+  const DEEP = [8, 48, 120];
   function shade(weight) {
-    const mix = (full) => Math.round(255 - (255 - full) * weight);
-    return `rgb(${mix(38)}, ${mix(92)}, ${mix(196)})`;
+    const rgb = LIGHT.map((c, k) => Math.round(c + (DEEP[k] - c) * weight));
+    const linear = rgb.map((c) => (c / 255 <= 0.04045 ? c / 255 / 12.92 : Math.pow((c / 255 + 0.055) / 1.055, 2.4)));
+    const luminance = 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2];
+    return { color: `rgb(${rgb.join(", ")})`, dark: luminance < 0.179 };
   }
 
   function renderHeatmap(v) {
@@ -310,8 +318,9 @@
           td.textContent = "0";
         } else if (weight !== null) {
           const w = Number(weight);
-          td.style.backgroundColor = shade(w);
-          if (w > 0.55) td.classList.add("dark");
+          const { color, dark } = shade(w);
+          td.style.backgroundColor = color;
+          if (dark) td.classList.add("dark");
           td.textContent = (v.free && v.tables.A[i][j][2] ? "≈" : "") + weight;
         } else if (v) {
           td.append(mathNode(v.tables.A[i][j][0]));
@@ -449,6 +458,31 @@
     checks.append(el("p", { class: v.passed ? "passed" : "failed", id: "checks-verdict", text: v.passed ? P.all_passed : P.some_failed }));
   }
 
+  // A region that scrolls sideways can be reached and scrolled by keyboard; controls that would
+  // take more than a fifth of the screen stop following the reader.
+  function fitLayout() {
+    let count = 0;
+    for (const box of document.querySelectorAll("main .scroll, main .display")) {
+      const scrolls = box.scrollWidth > box.clientWidth + 1;
+      if (scrolls) {
+        const title = box.closest("figure, section").querySelector("figcaption, h2");
+        box.tabIndex = 0;
+        box.setAttribute("role", "region");
+        box.setAttribute("aria-label", `${title ? title.textContent + " · " : ""}${P.scroll_region} ${++count}`);
+      } else if (box.hasAttribute("tabindex")) {
+        box.removeAttribute("tabindex");
+        box.removeAttribute("role");
+        box.removeAttribute("aria-label");
+      }
+    }
+    const controls = $("controls");
+    controls.classList.remove("unstuck");
+    controls.classList.toggle("unstuck", controls.offsetHeight > 0.2 * window.innerHeight);
+  }
+  let fitting = 0;
+  const fitSoon = () => { cancelAnimationFrame(fitting); fitting = requestAnimationFrame(fitLayout); };
+  window.addEventListener("resize", fitSoon);
+
   setUpControls();
   renderState();
   setUpWalk();
@@ -462,6 +496,7 @@
   });
   document.body.classList.toggle("shapes-only", !values);
   $("app").hidden = false;
+  fitLayout();
   writeHash();
   document.body.dataset.ready = "1";
 
@@ -520,8 +555,11 @@
       tab.setAttribute("aria-selected", String(selected));
       tab.tabIndex = selected ? 0 : -1;
     }
-    $("walk-prev").disabled = state.step === 1;
-    $("walk-next").disabled = state.step === STEPS;
+    for (const [id, other, off] of [["walk-prev", "walk-next", state.step === 1], ["walk-next", "walk-prev", state.step === STEPS]]) {
+      const focused = document.activeElement === $(id);
+      $(id).disabled = off;
+      if (off && focused) $(other).focus(); // a disabled button would drop the focus to the page
+    }
     const panel = $("walk-panel");
     panel.setAttribute("aria-labelledby", "walk-tab-" + state.step);
     panel.dataset.step = String(state.step);
