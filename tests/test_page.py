@@ -13,6 +13,7 @@ import gzip
 import hashlib
 import json
 import math
+import statistics
 import os
 import re
 import shutil
@@ -329,6 +330,8 @@ def browser(request) -> dict:
              {"name": "free", "page": demo, "scenario": "free"}]
     jobs += [{"name": f"layout-{w}", "page": demo, "scenario": "layout", "width": w, "height": h,
               "screenshot": str(ARTIFACTS / f"layout-{w}.png")} for w, h in LAYOUTS]
+    jobs += [{"name": "timing", "page": demo, "scenario": "timing", "runs": 5},
+             {"name": "timing-slow", "page": demo, "scenario": "timing", "runs": 3, "slowdown": 4}]
     jobs += [{"name": "layout-zh-390", "page": str(pages["demo.zh"]), "scenario": "layout",
               "width": 390, "height": 844}]
     done = subprocess.run(["node", str(BROWSER_DIR / "check_page.js")],
@@ -392,7 +395,7 @@ def test_row_3_with_the_causal_mask_has_zeros_in_columns_4_and_5(browser):
     for name in "QRSMLAO":
         assert seen["tables"][name]["current"] == [3], name
     assert seen["tables"]["K"]["current"] == [] and seen["tables"]["V"]["current"] == []
-    assert "Masked, weight exactly 0: 分配, 权重." in seen["summary"]
+    assert "Masked, weight exactly 0: 分配 (future position), 权重 (future position)." in seen["summary"]
     assert seen["checks"] == "passed"
 
 
@@ -539,3 +542,49 @@ def test_axe_finds_no_serious_or_critical_violation(browser, name):
 
 def test_on_a_desktop_and_a_large_phone_the_controls_stay_in_view(browser):
     assert browser["layout-1280"]["sticky"]["stuck"] and browser["layout-390"]["sticky"]["stuck"]
+
+
+def test_page_weight_and_speed_are_measured_and_kept(browser, pages):
+    """Recorded, not asserted against a clock (docs/performance.md): the 5-token page's bytes, the
+    time to usable (median of 5 loads; of 3 with the CPU slowed 4x) and each control change."""
+    size = pages["05_five_tokens_temperature"].stat().st_size
+    assert size <= 300_000, size
+    record = {"bytes": size}
+    for name in ("timing", "timing-slow"):
+        seen = browser[name]
+        assert all(t > 0 for t in seen["loads"]) and len(seen["changes"]) == 22
+        changes = sorted(c["ms"] for c in seen["changes"])
+        record[name] = {"usable_ms_median": round(statistics.median(seen["loads"])),
+                        "change_ms_median": round(statistics.median(changes)),
+                        "change_ms_max": round(changes[-1]),
+                        "by_control_ms_median": {k: round(statistics.median(
+                            [c["ms"] for c in seen["changes"] if c["name"] == k]))
+                            for k in ("row", "tau slider", "mask")},
+                        "parts_ms_median": {k: statistics.median(v) for k, v in seen["parts"].items()}}
+    (ARTIFACTS / "performance.json").write_text(json.dumps(record, indent=1), encoding="utf-8")
+    print(json.dumps(record))
+
+
+def test_each_zero_weight_has_its_reason_and_rational_weights_are_fractions():
+    data, _ = demo_data()
+    assert data["variants"]["1:on"]["zeros"][2] == [None, None, None, "future", "future"]
+    assert data["variants"]["1:off"]["zeros"][2] == [None] * 5
+    padded = collect(load_problem(ROOT / "worked_examples" / "06_cross_attention_padding" /
+                                  "problem.toml"), parse_temperatures("1"), "en", MathStore())
+    assert "padding" in {reason for row in padded["variants"]["0:off"]["zeros"] for reason in row}
+    text = ('[input]\nQ = [[1], [1]]\nK = [[0], [0]]\nV = [[1], [2]]\n'
+            '[attention]\nkeep = [[true, false], [true, true]]\n')
+    kept = collect(parse_problem(text), parse_temperatures("1"), "en", MathStore())
+    assert kept["variants"]["0:off"]["zeros"] == [[None, "entry"], [None, None]]
+    assert kept["variants"]["0:off"]["fractions"]["A"] == [[None, None], ["1/2", "1/2"]]
+    assert kept["variants"]["0:off"]["fractions"]["O"] == [[None], ["3/2"]]
+
+
+def test_the_course_answers_of_example_02_are_shown_as_fractions(browser):
+    summary = browser["02_causal_three_positions"]["first"]["summary"]
+    assert "Weights: A 1/6 ≈ 0.1667, B 1/2 = 0.5, C 1/3 ≈ 0.3333." in summary
+    assert "Output, row 3 of O: (7/3 ≈ 2.3333, 8/3 ≈ 2.6667)." in summary
+    heat = browser["02_causal_three_positions"]["first"]["heat"]["3"]
+    assert [c["text"] for c in heat] == ["1/60.1667", "1/20.5", "1/30.3333"]  # fraction, decimal
+    assert "Masked, weight exactly 0: <pad> (padding)." in \
+        browser["06_cross_attention_padding"]["first"]["summary"]

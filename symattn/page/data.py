@@ -207,11 +207,36 @@ def variant(problem: Problem, tau: sp.Expr, mask: str, lang: str, places: int,
         "names": [block_json(store, b) for b in names_blocks(d)],
         "readable": [[int(ok) for ok in row] for row in trace.readable],
         "weights": texts(d.decimals.get("A")), "outputs": texts(d.decimals.get("O")),
+        "fractions": {"A": fractions(trace.A), "O": fractions(trace.O)},
+        "zeros": zero_reasons(trace.problem, trace.readable),
         "rows": [[block_json(store, b) for b in flat(row_blocks(d, steps, Fit(d.options.width)))]
                  for steps in d.rows],
         "checks": [block_json(store, b) for b in flat(check_blocks(d))],
         "passed": report.passed,
     }
+
+
+def fractions(matrix: sp.ImmutableMatrix) -> list[list[str | None]]:
+    """Each non-integer rational entry as a fraction, 1/6 or -7/3 (None for any other entry)."""
+    return [[f"{x.p}/{x.q}" if x.is_Rational and not x.is_Integer else None
+             for x in matrix.row(i)] for i in range(matrix.rows)]
+
+
+def zero_reasons(p: Problem, readable: tuple[tuple[bool, ...], ...]) -> list[list[str | None]]:
+    """Why each unreadable key has weight 0: a future position (causal), padding (key lengths),
+    a keep entry, or a -oo bias; None where the key is read."""
+    def reason(i: int, j: int) -> str | None:
+        if readable[i][j]:
+            return None
+        if (p.mask == "causal" and j > i) or \
+                (p.mask == "causal-bottom-right" and j > i + p.n_k - p.n_q):
+            return "future"
+        if p.key_lengths is not None and j >= p.key_lengths[i]:
+            return "padding"
+        if p.keep is not None and not p.keep[i][j]:
+            return "entry"
+        return "bias"
+    return [[reason(i, j) for j in range(p.n_k)] for i in range(p.n_q)]
 
 
 def grid(store: MathStore, shown: sp.ImmutableMatrix, exact: sp.ImmutableMatrix | None,

@@ -265,8 +265,12 @@
     $("tau-text").removeAttribute("aria-invalid");
     if (JSON.stringify([state.row, state.tau, state.mask]) !== before) renderState();
     else syncControls();
+    let start = performance.now();
     renderWalk();
+    performance.measure("symattn walk", { start });
+    start = performance.now();
     writeHash();
+    performance.measure("symattn hash", { start });
     fitSoon();
   }
 
@@ -277,12 +281,17 @@
     const error = v && v.error;
     $("state-error").hidden = !error;
     $("state-error-text").textContent = error || "";
+    const timed = (name, draw) => {
+      const start = performance.now();
+      draw();
+      performance.measure("symattn " + name, { start });
+    };
     if (values) {
-      renderHeatmap(error ? null : v);
-      renderSummary(error ? null : v);
+      timed("heatmap", () => renderHeatmap(error ? null : v));
+      timed("summary", () => renderSummary(error ? null : v));
     }
-    renderTables(error ? null : v);
-    renderDerivation(error ? null : v);
+    timed("tables", () => renderTables(error ? null : v));
+    timed("derivation", () => renderDerivation(error ? null : v));
   }
 
   // The weight's colour, from near white to deep blue, and whether white text reads on it: black
@@ -314,14 +323,18 @@
         if (weight !== null) td.dataset.weight = weight;
         if (!readable) {
           td.className = "masked";
-          td.title = P.masked;
+          const why = v && v.zeros ? P["zero_" + v.zeros[i][j]] : P.masked;
+          td.title = fill("zero_title", { reason: why });
+          td.setAttribute("aria-label", "0, " + td.title);
           td.textContent = "0";
         } else if (weight !== null) {
           const w = Number(weight);
           const { color, dark } = shade(w);
           td.style.backgroundColor = color;
           if (dark) td.classList.add("dark");
-          td.textContent = (v.free && v.tables.A[i][j][2] ? "≈" : "") + weight;
+          const fraction = !v.free && v.fractions && v.fractions.A[i][j];
+          if (fraction) td.append(el("span", { class: "frac", text: fraction }), el("span", { class: "dec", text: weight }));
+          else td.textContent = (v.free && v.tables.A[i][j][2] ? "≈" : "") + weight;
         } else if (v) {
           td.append(mathNode(v.tables.A[i][j][0]));
         } else {
@@ -341,7 +354,7 @@
     const i = state.row - 1;
     const label = data.rowLabels[i];
     const readable = data.colLabels.filter((_, j) => v.readable[i][j] === 1);
-    const masked = data.colLabels.filter((_, j) => v.readable[i][j] !== 1);
+    const masked = data.colLabels.map((c, j) => (v.zeros ? `${c} (${P["zero_" + v.zeros[i][j]]})` : c)).filter((_, j) => v.readable[i][j] !== 1);
     const lines = [
       fill(label === String(state.row) ? "summary_reads_plain" : "summary_reads",
         { row: state.row, label, count: readable.length, total: sizes.n_k, keys: readable.join(P.list_separator) || "—" }),
@@ -351,7 +364,14 @@
       const weights = v.weights[i];
       const approx = v.free ? "≈ " : "";
       const mark = (j) => (v.free && v.tables.A[i][j][2] ? "≈ " : "");
-      const shown = data.colLabels.map((c, j) => `${c} ${v.readable[i][j] === 1 ? mark(j) + weights[j] : "0"}`);
+      // an exact rational weight or output as the course writes it, its decimal beside
+      const exact = (table, j, decimal) => {
+        const fraction = !v.free && v.fractions && v.fractions[table][i][j];
+        if (!fraction) return decimal;
+        const [num, den] = fraction.split("/").map(Number);
+        return `${fraction} ${num / den === Number(decimal) ? "=" : "≈"} ${decimal}`;
+      };
+      const shown = data.colLabels.map((c, j) => `${c} ${v.readable[i][j] === 1 ? mark(j) + exact("A", j, weights[j]) : "0"}`);
       lines.push(fill("summary_weights", { weights: shown.join(P.list_separator) }));
       if (readable.length) {
         let best = -1;
@@ -364,10 +384,10 @@
         const tied = data.colLabels.filter((_, j) => v.readable[i][j] === 1 && same(j));
         const key = v.free ? "summary_largest_free" : "summary_largest";
         lines.push(tied.length > 1
-          ? fill(key + "_tie", { keys: tied.join(P.list_separator), count: tied.length, weight: mark(best) + weights[best] })
-          : fill(key, { key: data.colLabels[best], weight: mark(best) + weights[best] }));
+          ? fill(key + "_tie", { keys: tied.join(P.list_separator), count: tied.length, weight: mark(best) + exact("A", best, weights[best]) })
+          : fill(key, { key: data.colLabels[best], weight: mark(best) + exact("A", best, weights[best]) }));
       }
-      lines.push(fill("summary_output", { row: state.row, values: v.outputs[i].map((x) => approx + x).join(", ") }));
+      lines.push(fill("summary_output", { row: state.row, values: v.outputs[i].map((x, c) => approx + exact("O", c, x)).join(", ") }));
     }
     lines.push(P.summary_caution);
     box.replaceChildren(el("ul", {}, ...lines.map((line) => el("li", { text: line }))));
