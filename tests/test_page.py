@@ -376,7 +376,8 @@ def test_every_page_opens_offline_and_renders_its_tables(browser, name):
     assert first["error"] is None and first["katexErrors"] == 0 and first["katex"] > 0
     assert "KaTeX_Main" in first["fonts"]  # loaded from its data URL
     assert [s["src"] for s in first["scripts"]] == [""] * 7  # 5 in the file, KaTeX and the page
-    assert sorted(first["tables"]) == sorted("QKVRSMLAO")
+    given = {"11_policy_raises_wages_jobs": ["X", "W_Q", "W_K", "W_V"]}.get(name, [])
+    assert sorted(first["tables"]) == sorted([*"QKVRSMLAO", *given])
     for table in first["tables"].values():
         assert table["shown"] in (None, [table["rows"], table["cols"]])
     for state in result["states"]:  # every row of every temperature and mask
@@ -588,3 +589,18 @@ def test_the_course_answers_of_example_02_are_shown_as_fractions(browser):
     assert [c["text"] for c in heat] == ["1/60.1667", "1/20.5", "1/30.3333"]  # fraction, decimal
     assert "Masked, weight exactly 0: <pad> (padding)." in \
         browser["06_cross_attention_padding"]["first"]["summary"]
+
+
+def test_a_problem_given_by_projections_shows_x_and_the_three_matrices(browser):
+    first = browser["11_policy_raises_wages_jobs"]["first"]
+    assert [first["tables"][n]["rows"] for n in ("X", "W_Q", "W_K", "W_V")] == [4, 3, 3, 3]
+    assert first["tables"]["X"]["current"] == [4] and first["tables"]["W_Q"]["current"] == []
+    assert first["qkvHeadings"] == ["Q = XW_Q", "K = XW_K", "V = XW_V"]
+
+
+def test_cross_attention_without_a_causal_mask_offers_no_causal_toggle(browser):
+    data = collect(load_problem(ROOT / "worked_examples" / "06_cross_attention_padding" /
+                                "problem.toml"), parse_temperatures("1"), "en", MathStore())
+    assert data["maskLabel"] is None and sorted(data["variants"]) == ["0:off"]
+    assert browser["06_cross_attention_padding"]["first"]["maskOffered"] is False
+    assert browser["05_five_tokens_temperature"]["first"]["maskOffered"] is True

@@ -64,7 +64,7 @@ def collect(problem: Problem | ShapeProblem, temperatures: list[sp.Expr], lang: 
     options = dict(problem.presentation)
     places = int(options.get("places", 4))
     taus = temperature_choices(problem, temperatures)
-    masks = {"on": problem.mask if problem.mask != "none" else "causal", "off": "none"}
+    masks = mask_states(problem)
     variants: dict[str, Json] = {}
     failures: list[InputError] = []
     for k, tau in enumerate(taus):
@@ -84,12 +84,50 @@ def collect(problem: Problem | ShapeProblem, temperatures: list[sp.Expr], lang: 
         "temperatures": [{"key": key(t), "m": store.add(math(t)), "dec": short_decimal(t, places),
                           **rational(t)} for t in taus],
         "free": free_data(p, masks),
-        "maskLabel": "causal_mask_bottom_right" if masks["on"] == "causal-bottom-right"
-                     else "causal_mask",
+        "maskLabel": mask_label(problem, masks),
+        "projections": projections(store, p, places),
         "defaults": {"row": int(options.get("row") or p.n_q), "tau": key(p.temperature),
                      "mask": "on" if p.mask != "none" else "off", "step": 1},
         "variants": variants,
     }
+
+
+def is_cross(p: Problem) -> bool:
+    """Queries and keys from different sequences (cross-attention)."""
+    given = p.projections is not None and p.projections.Y is not None
+    return given or p.key_tokens is not None or p.n_q != p.n_k
+
+
+def mask_states(p: Problem) -> dict[str, str]:
+    """The mask toggle's states. Cross-attention gets no causal toggle unless its file asks for a
+    causal mask (then the toggle shows that one convention)."""
+    if is_cross(p) and p.mask == "none":
+        return {"off": "none"}
+    return {"on": p.mask if p.mask != "none" else "causal", "off": "none"}
+
+
+def mask_label(p: Problem, masks: dict[str, str]) -> str | None:
+    """The toggle's words, naming the convention on cross-attention; None: no toggle."""
+    if "on" not in masks:
+        return None
+    if masks["on"] == "causal-bottom-right":
+        return "causal_mask_bottom_right"
+    return "causal_mask_top_left" if is_cross(p) else "causal_mask"
+
+
+def projections(store: MathStore, p: Problem, places: int) -> Json | None:
+    """X, W_Q, W_K, W_V (and Y for cross-attention) when the problem gives them."""
+    given = p.projections
+    if given is None:
+        return None
+    shown = None if p.symbols else places
+    names = ["X", "W_Q", "W_K", "W_V"] + (["Y"] if given.Y is not None else [])
+    source = "Y" if given.Y is not None else "X"
+    headings = {name: name for name in names} | {
+        "Q": "Q = XW_Q", "K": f"K = {source}W_K", "V": f"V = {source}W_V"}
+    return {"tables": {name: grid(store, getattr(given, name), None, shown) for name in names},
+            "headings": {name: store.add(tex) for name, tex in headings.items()},
+            "cross": given.Y is not None}
 
 
 def rational(t: sp.Expr) -> Json:

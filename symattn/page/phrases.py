@@ -43,6 +43,18 @@ PAGE_PHRASES: dict[str, dict[str, str]] = {
                   "zh": "τ = {tau} 时，logits、权重和输出是本页内以 float64 计算的值（标 ≈）；R、S、M 与 τ "
                         "无关，仍为精确值。精确推导及核对见 τ = {taus}。"},
     "causal_mask": {"en": "Causal mask", "zh": "因果掩码"},
+    "causal_mask_top_left": {"en": "Causal mask (cross-attention, top-left: query i reads keys 1 to i)",
+                             "zh": "因果掩码（交叉注意力，左上对齐：第 i 个 query 读取第 1 到 i 个 key）"},
+    "words_X": {"en": "token representations", "zh": "token 表示"},
+    "words_Y": {"en": "key/value sequence", "zh": "key/value 序列"},
+    "words_W": {"en": "projection", "zh": "投影矩阵"},
+    "step2_text_projections": {"en": "This problem gives the token representations X and the "
+                                     "projections W_Q, W_K, W_V (the tables below): Q = XW_Q is "
+                                     "{n_q} × {d_k}, K = {source}W_K is {n_k} × {d_k}, V = "
+                                     "{source}W_V is {n_k} × {d_v}: Q and K share d_k = {d_k}.",
+                               "zh": "本题给出 token 表示 X 与投影矩阵 W_Q、W_K、W_V（见下方表格）：Q = XW_Q 为 "
+                                     "{n_q} × {d_k}，K = {source}W_K 为 {n_k} × {d_k}，V = {source}W_V 为 "
+                                     "{n_k} × {d_v}：Q 与 K 共享 d_k = {d_k}。"},
     "causal_mask_bottom_right": {"en": "Causal mask (bottom-right)", "zh": "因果掩码（右下对齐）"},
     "share": {"en": "Share link (restores row, temperature, mask and step)",
               "zh": "分享链接（恢复 query 行、温度、掩码与步骤）"},

@@ -72,6 +72,12 @@ function observe(page) {
       summary: $("summary").textContent, derivation: $("derivation").textContent,
       checks: ($("checks-verdict") || {}).className || null, focus: document.activeElement.id,
       motionNote: !$("motion-note").hidden, playDisabled: $("walk-play").disabled,
+      maskOffered: $("mask").offsetParent !== null,
+      qkvHeadings: ["Q", "K", "V"].map((n) => {
+        const t = $("table-" + n);
+        const a = t && t.closest("figure").querySelector("figcaption annotation");
+        return a ? a.textContent : null;
+      }),
     };
   });
 }

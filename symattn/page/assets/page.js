@@ -109,7 +109,7 @@
       const tau = params.get("tau") && acceptedTau(params.get("tau"));
       if (tau) chosen.tau = tau;
       const mask = params.get("mask");
-      if (mask === "on" || mask === "off") chosen.mask = mask;
+      if ((mask === "on" || mask === "off") && data.variants["0:" + mask]) chosen.mask = mask;
     }
     return chosen;
   }
@@ -216,7 +216,12 @@
       });
       $("tau-error").textContent = free ? fill("tau_invalid", free) : P.tau_invalid_fixed;
       $("mask").addEventListener("change", () => change({ mask: $("mask").checked ? "on" : "off" }));
-      $("mask-label").textContent = P[data.maskLabel];
+      if (data.maskLabel) $("mask-label").textContent = P[data.maskLabel];
+      else $("mask").closest(".control").hidden = true; // cross-attention: no causal order to mask
+      if (data.projections) { // Q = XW_Q, ...: their tables come first, under their own names
+        Object.assign(data.headings, data.projections.headings);
+        for (const name of Object.keys(data.projections.tables)) data.words[name] = P[name.startsWith("W") ? "words_W" : "words_" + name];
+      }
     }
     $("reset").addEventListener("click", () => change(Object.assign({}, data.defaults || { row: sizes.n_q, step: 1 })));
     $("copy-link").addEventListener("click", copyLink);
@@ -403,6 +408,12 @@
     }
     if (v && v.names.length) $("names").append(el("p", { class: "note", text: P.names_legend }), ...v.names.map(blockNode));
     const keyRows = ["K", "V"];
+    if (data.projections) {
+      for (const [name, cells] of Object.entries(data.projections.tables)) {
+        const rows = name === "X" ? data.rowLabels : name === "Y" ? data.colLabels : cells.map((_, r) => String(r + 1));
+        box.append(matrixCard(name, cells, rows, cells[0].map((_, c) => String(c + 1)), v));
+      }
+    }
     for (const name of ["Q", "K", "V", "R", "S", "M", "L", "A", "O"]) {
       const cells = keyRows.includes(name) || name === "Q" ? data.inputs[name] : v ? v.tables[name] : null;
       if (!cells) continue;
@@ -418,12 +429,13 @@
   }
 
   function matrixCard(name, cells, rows, cols, v) {
-    const keyTable = name === "K" || name === "V";
+    const keyTable = ["K", "V", "Y"].includes(name);
+    const queryTable = !keyTable && !name.startsWith("W_");
     const head = el("tr", {}, el("th", { class: "corner", text: "" }), ...cols.map((c) => el("th", { scope: "col", text: c })));
     const body = el("tbody");
     cells.forEach((row, i) => {
       let cls = null;
-      if (!keyTable && i + 1 === state.row) cls = "current";
+      if (queryTable && i + 1 === state.row) cls = "current";
       if (keyTable && v && v.readable[state.row - 1][i] !== 1) cls = "unread";
       const tr = el("tr", { class: cls }, el("th", { scope: "row", text: rows[i] }));
       row.forEach(([id, decimal, approx]) => {
@@ -589,7 +601,7 @@
     const visual = [null, stepTokens, stepProjections, stepScores, stepSoftmax, stepSum][state.step](ok ? v : null);
     const formula = state.step > 1 ? el("div", { class: "formula" }, mathNode(data.stepMath[state.step - 2])) : null;
     // new nodes in the panel start their entrance animation (none with reduced motion)
-    panel.replaceChildren(el("h3", { text: P["step" + state.step] }), el("p", { text: fill("step" + state.step + "_text", fields) }),
+    panel.replaceChildren(el("h3", { text: P["step" + state.step] }), el("p", { text: fill("step" + state.step + (state.step === 2 && data.projections ? "_text_projections" : "_text"), Object.assign({ source: data.projections && data.projections.cross ? "Y" : "X" }, fields)) }),
       ...[formula, visual].filter(Boolean));
   }
 
