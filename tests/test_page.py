@@ -397,6 +397,7 @@ def test_row_3_with_the_causal_mask_has_zeros_in_columns_4_and_5(browser):
         assert seen["tables"][name]["current"] == [3], name
     assert seen["tables"]["K"]["current"] == [] and seen["tables"]["V"]["current"] == []
     assert "Masked, weight exactly 0: 分配 (future position), 权重 (future position)." in seen["summary"]
+    assert "The rounded weights shown add up to 0.999, not 1" in seen["summary"]  # the lesson's note
     assert seen["checks"] == "passed"
 
 
@@ -447,6 +448,7 @@ def test_reduced_motion_gives_the_same_steps_without_motion(browser):
 def test_the_chinese_page_speaks_chinese(browser):
     first = browser["demo.zh"]["first"]
     assert first["lang"] == "zh" and first["state"]["step"] == "第 1 步 / 共 5 步"
+    assert first["h1"] == "五个 token、因果掩码、温度 0.85"  # the file's title_zh
     assert first["headings"][:2] == ["注意力权重矩阵 A", "机制动画：五个步骤"]
 
 

@@ -176,7 +176,9 @@ def common(p: Problem | ShapeProblem, lang: str, store: MathStore, places: int) 
     scale = getattr(p, "scale", None)
     headings = {**HEADINGS, "S": SCALED.get(scale, r"S = s\,QK^{\mathsf T}")}
     return {
-        "lang": lang, "title": p.title or Path(p.source).parent.name or p.source,
+        "lang": lang,
+        "title": (lang == "zh" and getattr(p, "title_zh", None)) or p.title or
+        Path(p.source).parent.name or p.source,
         "source": Path(p.source).name, "places": places,
         "sizes": {"n_q": p.n_q, "n_k": p.n_k, "d_k": p.d_k, "d_v": p.d_v},
         "rowLabels": list(rows), "colLabels": list(cols),

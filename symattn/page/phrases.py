@@ -97,6 +97,9 @@ PAGE_PHRASES: dict[str, dict[str, str]] = {
                                        "to float64 rounding.",
                                  "zh": "最大权重：{count} 个 key 并列（{keys}），在任何 τ 下都精确相等（各为 "
                                        "{weight}）；可读取位置的权重之和在 float64 舍入误差内为 1。"},
+    "summary_rounding": {"en": "The rounded weights shown add up to {sum}, not 1: each is rounded "
+                               "on its own; the exact weights sum to exactly 1.",
+                         "zh": "显示的舍入权重相加为 {sum} 而不是 1：每个数各自舍入；精确权重之和恰为 1。"},
     "summary_output": {"en": "Output, row {row} of O: ({values}).",
                        "zh": "输出 O 的第 {row} 行：({values})。"},
     "summary_caution": {"en": "A large weight is not the cause of a model's prediction: this is "

@@ -206,7 +206,9 @@ async function demo(browser, job) {
 // The page in the state of job.hash (default: the course's row 3, causal, tau = 17/20, step 4) as a
 // PNG of the first screen (and of the whole page with job.full, beside it as NAME.full.png).
 async function screenshot(browser, job) {
-  const context = await browser.newContext({ viewport: VIEWPORT });
+  const phone = Boolean(job.width && job.width < 700);
+  const context = await browser.newContext({ viewport: job.width ? { width: job.width, height: job.height } : VIEWPORT,
+    isMobile: phone, hasTouch: phone });
   const hash = job.hash || "row=3&tau=17%2F20&mask=on&step=4";
   const { page, log } = await open(context, pathToFileURL(path.resolve(job.page)).href + "#" + hash);
   await page.waitForTimeout(1200); // let the entrance animation and the bars finish
