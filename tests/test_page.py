@@ -606,3 +606,17 @@ def test_cross_attention_without_a_causal_mask_offers_no_causal_toggle(browser):
     assert data["maskLabel"] is None and sorted(data["variants"]) == ["0:off"]
     assert browser["06_cross_attention_padding"]["first"]["maskOffered"] is False
     assert browser["05_five_tokens_temperature"]["first"]["maskOffered"] is True
+
+
+def test_the_classic_mistakes_panel_shows_each_mistake_beside_the_right_row(browser):
+    rows = {r[0]: r[1:] for r in browser["05_five_tokens_temperature"]["first"]["mistakes"]}
+    assert rows["Right"] == ["(0.376, 0.175, 0.448, 0.000, 0.000)", "(1.273, 0.624)"]
+    problem = load_problem(DEMO / "problem.toml")  # no causal mask: row 3 reads all five keys
+    q = [float(x) for x in problem.Q.row(2)]
+    logits = [sum(a * float(b) for a, b in zip(q, problem.K.row(j))) / math.sqrt(3) / 0.85
+              for j in range(5)]
+    e = [math.exp(x - max(logits)) for x in logits]
+    weights = [f"{x / sum(e):.3f}" for x in e]
+    assert rows["omitting the causal mask"][0] == "(" + ", ".join(weights) + ")"
+    assert rows["adding the mask after dividing by τ"] == ["does not apply to this problem"]
+    assert len(rows) == 8

@@ -27,6 +27,7 @@ from ..renderers.markdown import block as markdown_block
 from ..renderers.phrases import PHRASES
 from ..renderers.printer import approx as approx_math
 from ..renderers.printer import escape_text, math
+from .mistakes import mistakes_data
 from .phrases import page_phrases
 
 TABLES = ("Q", "K", "V", "R", "S", "M", "L", "A", "O")
@@ -86,6 +87,7 @@ def collect(problem: Problem | ShapeProblem, temperatures: list[sp.Expr], lang: 
         "free": free_data(p, masks),
         "maskLabel": mask_label(problem, masks),
         "projections": projections(store, p, places),
+        "mistakes": mistakes_data(p, places, lang),
         "defaults": {"row": int(options.get("row") or p.n_q), "tau": key(p.temperature),
                      "mask": "on" if p.mask != "none" else "off", "step": 1},
         "variants": variants,

@@ -106,6 +106,19 @@ PAGE_PHRASES: dict[str, dict[str, str]] = {
                               "one head of one layer, with fixed matrices.",
                         "zh": "最大权重不等于最终预测的完整原因：这里只有一个固定的头和一层。"},
     "scroll_region": {"en": "Scrolls sideways (arrow keys)", "zh": "可横向滚动（方向键）"},
+    "mistakes": {"en": "Classic mistakes", "zh": "经典错误"},
+    "mistakes_note": {"en": "What each classic mistake gives for the current query row, beside the "
+                            "right weights and output, at the problem's own temperature and mask "
+                            "(symattn mistakes FILE prints them exactly).",
+                      "zh": "每个经典错误在当前 query 行给出的权重与输出，与正确结果并列；按题目本身的温度与掩码计算"
+                            "（symattn mistakes FILE 输出精确值）。"},
+    "mistake_column": {"en": "Computed as", "zh": "计算方式"},
+    "weights_of_row": {"en": "Weights, row {row}", "zh": "第 {row} 行权重"},
+    "output_of_row": {"en": "Output, row {row}", "zh": "第 {row} 行输出"},
+    "right_answer": {"en": "Right", "zh": "正确"},
+    "mistake_not_applicable": {"en": "does not apply to this problem", "zh": "不适用于本题"},
+    "mistake_same_result": {"en": "gives the right result here", "zh": "在本题恰好得到正确结果"},
+    "mistake_over_budget": {"en": "too costly to compute here", "zh": "计算代价过高，未计算"},
     "tables": {"en": "The nine tables", "zh": "九张表"},
     "names_legend": {"en": "Names used in the tables and the derivation:",
                      "zh": "表格与推导中使用的记号："},

@@ -73,6 +73,8 @@ function observe(page) {
       checks: ($("checks-verdict") || {}).className || null, focus: document.activeElement.id,
       motionNote: !$("motion-note").hidden, playDisabled: $("walk-play").disabled,
       maskOffered: $("mask").offsetParent !== null,
+      mistakes: [...document.querySelectorAll("#mistakes-table tbody tr")].map((tr) =>
+        [...tr.children].map((c) => (c.firstChild && c.firstChild.nodeType === 1 ? c.firstChild.textContent : c.textContent))),
       qkvHeadings: ["Q", "K", "V"].map((n) => {
         const t = $("table-" + n);
         const a = t && t.closest("figure").querySelector("figcaption annotation");

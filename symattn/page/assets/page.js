@@ -297,6 +297,7 @@
     }
     timed("tables", () => renderTables(error ? null : v));
     timed("derivation", () => renderDerivation(error ? null : v));
+    renderMistakes();
   }
 
   // The weight's colour, from near white to deep blue, and whether white text reads on it: black
@@ -472,6 +473,23 @@
     if (block.k === "p") return el("p", {}, ...segmentNodes(block.s));
     if (block.k === "d") return el("div", { class: "display" }, mathNode(block.m));
     return el("ul", {}, ...block.items.map((item) => el("li", {}, ...segmentNodes(item))));
+  }
+
+  function renderMistakes() {
+    const found = values && data.mistakes;
+    $("mistakes-block").hidden = !found;
+    if (!found) return;
+    const i = state.row - 1;
+    const head = el("tr", {}, el("th", { scope: "col", text: P.mistake_column }),
+      el("th", { scope: "col", text: fill("weights_of_row", { row: state.row }) }),
+      el("th", { scope: "col", text: fill("output_of_row", { row: state.row }) }));
+    const line = (name, formula, A, O, reason) => el("tr", { class: reason === undefined ? "right" : null },
+      el("th", { scope: "row" }, el("span", { text: name }), formula ? el("span", { class: "formula-text", text: formula }) : null),
+      ...(A ? [el("td", { text: "(" + A[i].join(", ") + ")" }), el("td", { text: "(" + O[i].join(", ") + ")" })]
+        : [el("td", { colspan: 2, class: "note", text: P["mistake_" + reason] })]));
+    const body = el("tbody", {}, line(P.right_answer, null, found.A, found.O),
+      ...found.items.map((m) => line(m.name, m.formula, m.A, m.O, m.reason || null)));
+    $("mistakes").replaceChildren(el("table", { class: "mistakes", id: "mistakes-table" }, el("thead", {}, head), body));
   }
 
   function renderDerivation(v) {
