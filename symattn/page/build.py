@@ -1,9 +1,11 @@
 """symattn page: one self-contained, offline, interactive HTML course page from a problem file.
 
 Data flows one way: the problem -> every state of the controls computed exactly (page_data, as
-JSON with math as TeX) -> the math typeset once by KaTeX on node (page_katex) -> one HTML file
-holding KaTeX's stylesheet with its fonts, the page's own CSS and script, the JSON, and the
-typeset math (gzip, base64). A Content-Security-Policy allows only that script and that style.
+JSON with math as TeX) -> one HTML file holding KaTeX's stylesheet with the fonts its math uses,
+the page's own CSS, and, gzip-compressed and base64-encoded, the JSON, the TeX, KaTeX's script and
+the page's script, which a small inline loader unpacks and runs. The page typesets its math in the
+browser with that KaTeX (package data: no node, no checkout). A Content-Security-Policy allows
+only the loader, those two scripts (by hash) and the page's style.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from ..model import Problem, ShapeProblem
 from ..parse.expressions import parse_expression
 from ..renderers.phrases import LANGUAGES
 from .data import MathStore, collect
-from .katex import katex_css, katex_dir, render_math
+from .katex import katex_css, katex_script
 
 ASSETS = Path(__file__).resolve().parent / "assets"
 DEFAULT_TEMPERATURES = "1/2,17/20,1,3/2,2"
@@ -58,7 +60,6 @@ def build_page(problem: Problem | ShapeProblem, *, lang: str | None = None,
 
     Raises:
         InputError: every state of the controls fails (the first state's reason).
-        PageToolError: node or KaTeX is missing (the message says how to install them).
     """
     if not isinstance(problem, (Problem, ShapeProblem)):
         heads = len(getattr(problem, "heads", ()))
@@ -71,22 +72,26 @@ def build_page(problem: Problem | ShapeProblem, *, lang: str | None = None,
     lang = lang or str(dict(getattr(problem, "presentation", ())).get("lang", "en"))
     if lang not in LANGUAGES:
         raise InputError(f"unknown language {lang!r}; languages are {', '.join(LANGUAGES)}")
-    directory = katex_dir()
     store = MathStore()
     data = collect(problem, temperatures or parse_temperatures(DEFAULT_TEMPERATURES), lang, store)
-    return fill_template(data, render_math(store.items, directory), katex_css(directory))
+    return fill_template(data, store.items)
 
 
-def fill_template(data: dict[str, Any], math_html: list[str], katex_style: str) -> str:
-    """Put style, script, data and math into the template, in one pass (inserted text is not read)."""
-    style = katex_style + "\n" + (ASSETS / "page.css").read_text(encoding="utf-8")
+def fill_template(data: dict[str, Any], math: list[tuple[str, bool]]) -> str:
+    """Put style, scripts, data and math into the template, in one pass (inserted text is not read)."""
+    style = katex_css([tex for tex, _ in math]) + "\n" + (ASSETS / "page.css").read_text(encoding="utf-8")
     script = (ASSETS / "page.js").read_text(encoding="utf-8")
-    if "</" in script or "</" in style:
+    loader = (ASSETS / "loader.js").read_text(encoding="utf-8")
+    if "</" in loader or "</" in style:
         raise ValueError("an asset would close its own element")
-    slots = {"lang": data["lang"], "title": html.escape(data["title"]), "csp": policy(script, style),
-             "style": style, "script": script, "data": script_json(data), "math": packed(math_html)}
+    katex = katex_script()
+    slots = {"lang": data["lang"], "title": html.escape(data["title"]),
+             "csp": policy([loader, katex, script], style), "style": style, "loader": loader,
+             "script": packed(script), "data": packed(data),
+             "math": packed([[tex, int(d)] for tex, d in math]), "katex": packed(katex)}
     phrases = data["phrases"]
-    slots["intro"] = html.escape(phrases["intro" if data["kind"] == "values" else "shapes_only"])
+    intro = "shapes_only" if data["kind"] != "values" else "intro" if data["free"] else "intro_exact"
+    slots["intro"] = html.escape(phrases[intro])
 
     def slot(match: re.Match[str]) -> str:
         return html.escape(phrases[match.group(2)]) if match.group(1) else slots[match.group(2)]
@@ -94,10 +99,11 @@ def fill_template(data: dict[str, Any], math_html: list[str], katex_style: str) 
     return _SLOT.sub(slot, (ASSETS / "page.html").read_text(encoding="utf-8"))
 
 
-def policy(script: str, style: str) -> str:
-    """Only the page's own script and stylesheet run; fonts come from data URLs; nothing is fetched."""
+def policy(scripts: list[str], style: str) -> str:
+    """Only the page's own scripts and stylesheet run; fonts come from data URLs; nothing is fetched."""
+    hashes = " ".join(f"'{digest(script)}'" for script in scripts)
     return "; ".join([
-        "default-src 'none'", f"script-src '{digest(script)}'", f"style-src '{digest(style)}'",
+        "default-src 'none'", f"script-src {hashes}", f"style-src '{digest(style)}'",
         "style-src-attr 'unsafe-inline'", "font-src data:", "img-src data:", "base-uri 'none'",
         "form-action 'none'"])
 
@@ -106,13 +112,9 @@ def digest(text: str) -> str:
     return "sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii")
 
 
-def script_json(data: dict[str, Any]) -> str:
-    """JSON that cannot end its <script> element: <, > and & written as \\u escapes."""
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-
-
-def packed(math_html: list[str]) -> str:
-    """The typeset math, a JSON list, gzip-compressed (reproducibly) and base64-encoded."""
-    raw = json.dumps(math_html, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+def packed(content: Any) -> str:
+    """A text as is, anything else as JSON, gzip-compressed (reproducibly) and base64-encoded."""
+    text = content if isinstance(content, str) else \
+        json.dumps(content, ensure_ascii=False, separators=(",", ":"))
+    raw = text.encode("utf-8")
     return base64.b64encode(gzip.compress(raw, compresslevel=9, mtime=0)).decode("ascii")

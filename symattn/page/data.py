@@ -27,6 +27,7 @@ from ..renderers.markdown import block as markdown_block
 from ..renderers.phrases import PHRASES
 from ..renderers.printer import approx as approx_math
 from ..renderers.printer import escape_text, math
+from .mistakes import mistakes_data
 from .phrases import page_phrases
 
 TABLES = ("Q", "K", "V", "R", "S", "M", "L", "A", "O")
@@ -64,7 +65,7 @@ def collect(problem: Problem | ShapeProblem, temperatures: list[sp.Expr], lang: 
     options = dict(problem.presentation)
     places = int(options.get("places", 4))
     taus = temperature_choices(problem, temperatures)
-    masks = {"on": problem.mask if problem.mask != "none" else "causal", "off": "none"}
+    masks = mask_states(problem)
     variants: dict[str, Json] = {}
     failures: list[InputError] = []
     for k, tau in enumerate(taus):
@@ -81,14 +82,85 @@ def collect(problem: Problem | ShapeProblem, temperatures: list[sp.Expr], lang: 
         **common(p, lang, store, places), "kind": "values",
         "inputs": {name: grid(store, getattr(p, name), None, None if p.symbols else places)
                    for name in "QKV"},
-        "temperatures": [{"key": key(t), "m": store.add(math(t)), "dec": short_decimal(t, places)}
-                         for t in taus],
-        "maskLabel": "causal_mask_bottom_right" if masks["on"] == "causal-bottom-right"
-                     else "causal_mask",
+        "temperatures": [{"key": key(t), "m": store.add(math(t)), "dec": short_decimal(t, places),
+                          **rational(t)} for t in taus],
+        "free": free_data(p, masks),
+        "maskLabel": mask_label(problem, masks),
+        "projections": projections(store, p, places),
+        "mistakes": mistakes_data(p, places, lang),
         "defaults": {"row": int(options.get("row") or p.n_q), "tau": key(p.temperature),
                      "mask": "on" if p.mask != "none" else "off", "step": 1},
         "variants": variants,
     }
+
+
+def is_cross(p: Problem) -> bool:
+    """Queries and keys from different sequences (cross-attention)."""
+    given = p.projections is not None and p.projections.Y is not None
+    return given or p.key_tokens is not None or p.n_q != p.n_k
+
+
+def mask_states(p: Problem) -> dict[str, str]:
+    """The mask toggle's states. Cross-attention gets no causal toggle unless its file asks for a
+    causal mask (then the toggle shows that one convention)."""
+    if is_cross(p) and p.mask == "none":
+        return {"off": "none"}
+    return {"on": p.mask if p.mask != "none" else "causal", "off": "none"}
+
+
+def mask_label(p: Problem, masks: dict[str, str]) -> str | None:
+    """The toggle's words, naming the convention on cross-attention; None: no toggle."""
+    if "on" not in masks:
+        return None
+    if masks["on"] == "causal-bottom-right":
+        return "causal_mask_bottom_right"
+    return "causal_mask_top_left" if is_cross(p) else "causal_mask"
+
+
+def projections(store: MathStore, p: Problem, places: int) -> Json | None:
+    """X, W_Q, W_K, W_V (and Y for cross-attention) when the problem gives them."""
+    given = p.projections
+    if given is None:
+        return None
+    shown = None if p.symbols else places
+    names = ["X", "W_Q", "W_K", "W_V"] + (["Y"] if given.Y is not None else [])
+    source = "Y" if given.Y is not None else "X"
+    headings = {name: name for name in names} | {
+        "Q": "Q = XW_Q", "K": f"K = {source}W_K", "V": f"V = {source}W_V"}
+    return {"tables": {name: grid(store, getattr(given, name), None, shown) for name in names},
+            "headings": {name: store.add(tex) for name, tex in headings.items()},
+            "cross": given.Y is not None}
+
+
+def rational(t: sp.Expr) -> Json:
+    """A temperature's value for the page's slider, and its fraction when it has one (to match
+    a typed value exactly)."""
+    out: Json = {"value": float(t)} if t.is_number else {}
+    if t.is_Rational:
+        out |= {"num": str(t.p), "den": str(t.q)}
+    return out
+
+
+def free_data(problem: Problem, masks: dict[str, str]) -> Json | None:
+    """What the page needs to compute any other temperature in float64: S (it does not depend on
+    tau), M for each mask state, V. None for a problem with symbols (no float values)."""
+    if problem.symbols:
+        return None
+    out: Json = {"min": 0.05, "max": 5, "V": floats(problem.V), "S": None, "M": {}}
+    for state, kind in masks.items():
+        try:
+            trace = attend(replace(problem, mask=kind))
+        except InputError:
+            continue  # every temperature of this state fails alike: its generated states say why
+        out["S"] = floats(trace.S)
+        out["M"][state] = floats(trace.M)
+    return out if out["S"] is not None else None
+
+
+def floats(matrix: sp.ImmutableMatrix) -> list[list[float | None]]:
+    """Entries as float64, None for -oo (a masked entry)."""
+    return [[None if matrix[i, j] is sp.S.NegativeInfinity else float(matrix[i, j])
+             for j in range(matrix.cols)] for i in range(matrix.rows)]
 
 
 def shown_error(error: InputError) -> InputError:
@@ -106,7 +178,9 @@ def common(p: Problem | ShapeProblem, lang: str, store: MathStore, places: int) 
     scale = getattr(p, "scale", None)
     headings = {**HEADINGS, "S": SCALED.get(scale, r"S = s\,QK^{\mathsf T}")}
     return {
-        "lang": lang, "title": p.title or Path(p.source).parent.name or p.source,
+        "lang": lang,
+        "title": (lang == "zh" and getattr(p, "title_zh", None)) or p.title or
+        Path(p.source).parent.name or p.source,
         "source": Path(p.source).name, "places": places,
         "sizes": {"n_q": p.n_q, "n_k": p.n_k, "d_k": p.d_k, "d_v": p.d_v},
         "rowLabels": list(rows), "colLabels": list(cols),
@@ -175,11 +249,36 @@ def variant(problem: Problem, tau: sp.Expr, mask: str, lang: str, places: int,
         "names": [block_json(store, b) for b in names_blocks(d)],
         "readable": [[int(ok) for ok in row] for row in trace.readable],
         "weights": texts(d.decimals.get("A")), "outputs": texts(d.decimals.get("O")),
+        "fractions": {"A": fractions(trace.A), "O": fractions(trace.O)},
+        "zeros": zero_reasons(trace.problem, trace.readable),
         "rows": [[block_json(store, b) for b in flat(row_blocks(d, steps, Fit(d.options.width)))]
                  for steps in d.rows],
         "checks": [block_json(store, b) for b in flat(check_blocks(d))],
         "passed": report.passed,
     }
+
+
+def fractions(matrix: sp.ImmutableMatrix) -> list[list[str | None]]:
+    """Each non-integer rational entry as a fraction, 1/6 or -7/3 (None for any other entry)."""
+    return [[f"{x.p}/{x.q}" if x.is_Rational and not x.is_Integer else None
+             for x in matrix.row(i)] for i in range(matrix.rows)]
+
+
+def zero_reasons(p: Problem, readable: tuple[tuple[bool, ...], ...]) -> list[list[str | None]]:
+    """Why each unreadable key has weight 0: a future position (causal), padding (key lengths),
+    a keep entry, or a -oo bias; None where the key is read."""
+    def reason(i: int, j: int) -> str | None:
+        if readable[i][j]:
+            return None
+        if (p.mask == "causal" and j > i) or \
+                (p.mask == "causal-bottom-right" and j > i + p.n_k - p.n_q):
+            return "future"
+        if p.key_lengths is not None and j >= p.key_lengths[i]:
+            return "padding"
+        if p.keep is not None and not p.keep[i][j]:
+            return "entry"
+        return "bias"
+    return [[reason(i, j) for j in range(p.n_k)] for i in range(p.n_q)]
 
 
 def grid(store: MathStore, shown: sp.ImmutableMatrix, exact: sp.ImmutableMatrix | None,

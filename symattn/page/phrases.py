@@ -7,22 +7,54 @@ from __future__ import annotations
 
 PAGE_PHRASES: dict[str, dict[str, str]] = {
     "lab": {"en": "exact attention lab", "zh": "精确注意力实验"},
-    "intro": {"en": "Every value below is exact, computed by symattn for each state of the controls "
-                    "before this page was written; decimals are shown beside the exact entries.",
-              "zh": "下面每个数都是精确值：symattn 在生成页面时已为控件的每种状态完成精确计算；"
-                    "精确值旁给出小数。"},
+    "intro": {"en": "At the listed temperatures every value below is exact, computed by symattn "
+                    "before this page was written, with decimals beside; at any other temperature "
+                    "the page computes float64 values, marked ≈.",
+              "zh": "在列出的温度上，下面每个数都是 symattn 在生成页面时算出的精确值，旁附小数；"
+                    "其他温度下由本页以 float64 计算，标 ≈。"},
+    "intro_exact": {"en": "Every value below is exact, computed by symattn for each state of the "
+                          "controls before this page was written; decimals are shown beside the "
+                          "exact entries.",
+                    "zh": "下面每个数都是精确值：symattn 在生成页面时已为控件的每种状态完成精确计算；"
+                          "精确值旁给出小数。"},
     "noscript": {"en": "The controls of this page need JavaScript. The same derivation is printed "
                        "by: symattn solve FILE --format markdown",
                  "zh": "本页控件需要 JavaScript。相同的推导可用 symattn solve FILE --format markdown "
                        "输出。"},
-    "old_browser": {"en": "This browser cannot unpack the page's typeset math (it lacks "
+    "old_browser": {"en": "This browser cannot unpack the page's scripts and math (it lacks "
                            "DecompressionStream); open the page in a current browser.",
-                    "zh": "此浏览器无法解压本页已排版的公式（缺少 DecompressionStream）；请用较新的浏览器打开。"},
+                    "zh": "此浏览器无法解压本页的脚本与公式（缺少 DecompressionStream）；请用较新的浏览器打开。"},
     "controls": {"en": "Experiment controls", "zh": "实验控件"},
     "query_row": {"en": "Query row", "zh": "当前 query 行"},
     "row_option": {"en": "{row} · {label}", "zh": "{row} · {label}"},
     "temperature": {"en": "Temperature τ", "zh": "温度 τ"},
+    "tau_typed": {"en": "Temperature τ, typed (a decimal or a fraction)",
+                  "zh": "输入温度 τ（小数或分数）"},
+    "tau_invalid": {"en": "Give τ between {min} and {max}, as a decimal or a fraction (1.25 or 5/4).",
+                    "zh": "请输入 {min} 到 {max} 之间的 τ，可写成小数或分数（1.25 或 5/4）。"},
+    "tau_invalid_fixed": {"en": "This page has exact values only at the listed temperatures.",
+                          "zh": "本页只在列出的温度上有精确值。"},
+    "exact_at": {"en": "Exact at τ =", "zh": "精确值：τ ="},
+    "exact": {"en": "exact", "zh": "精确"},
+    "float64": {"en": "≈ float64, computed in this page", "zh": "≈ 本页内 float64 计算"},
+    "free_note": {"en": "At τ = {tau} the logits, weights and outputs are float64 values computed in "
+                        "this page (marked ≈); R, S and M do not depend on τ and stay exact. The "
+                        "exact derivation and its checks are given at τ = {taus}.",
+                  "zh": "τ = {tau} 时，logits、权重和输出是本页内以 float64 计算的值（标 ≈）；R、S、M 与 τ "
+                        "无关，仍为精确值。精确推导及核对见 τ = {taus}。"},
     "causal_mask": {"en": "Causal mask", "zh": "因果掩码"},
+    "causal_mask_top_left": {"en": "Causal mask (cross-attention, top-left: query i reads keys 1 to i)",
+                             "zh": "因果掩码（交叉注意力，左上对齐：第 i 个 query 读取第 1 到 i 个 key）"},
+    "words_X": {"en": "token representations", "zh": "token 表示"},
+    "words_Y": {"en": "key/value sequence", "zh": "key/value 序列"},
+    "words_W": {"en": "projection", "zh": "投影矩阵"},
+    "step2_text_projections": {"en": "This problem gives the token representations X and the "
+                                     "projections W_Q, W_K, W_V (the tables below): Q = XW_Q is "
+                                     "{n_q} × {d_k}, K = {source}W_K is {n_k} × {d_k}, V = "
+                                     "{source}W_V is {n_k} × {d_v}: Q and K share d_k = {d_k}.",
+                               "zh": "本题给出 token 表示 X 与投影矩阵 W_Q、W_K、W_V（见下方表格）：Q = XW_Q 为 "
+                                     "{n_q} × {d_k}，K = {source}W_K 为 {n_k} × {d_k}，V = {source}W_V 为 "
+                                     "{n_k} × {d_v}：Q 与 K 共享 d_k = {d_k}。"},
     "causal_mask_bottom_right": {"en": "Causal mask (bottom-right)", "zh": "因果掩码（右下对齐）"},
     "share": {"en": "Share link (restores row, temperature, mask and step)",
               "zh": "分享链接（恢复 query 行、温度、掩码与步骤）"},
@@ -36,6 +68,11 @@ PAGE_PHRASES: dict[str, dict[str, str]] = {
                      "zh": "行是 query，列是 key。颜色只编码权重大小，须与单元数值、矩阵表和文本摘要一起读取。"},
     "list_separator": {"en": ", ", "zh": "、"},
     "masked": {"en": "masked", "zh": "被掩码"},
+    "zero_future": {"en": "future position", "zh": "未来位置"},
+    "zero_padding": {"en": "padding", "zh": "填充"},
+    "zero_entry": {"en": "mask entry", "zh": "掩码条目"},
+    "zero_bias": {"en": "−∞ bias", "zh": "−∞ 偏置"},
+    "zero_title": {"en": "weight exactly 0: {reason}", "zh": "权重精确为 0：{reason}"},
     "summary": {"en": "The current row", "zh": "当前行摘要"},
     "summary_reads": {"en": "Query {row} ({label}) may read {count} of {total} keys: {keys}.",
                       "zh": "第 {row} 个 query（{label}）可读取 {total} 个 key 中的 {count} 个：{keys}。"},
@@ -48,11 +85,40 @@ PAGE_PHRASES: dict[str, dict[str, str]] = {
     "summary_largest": {"en": "Largest weight: {key} ({weight}); the readable weights sum to "
                               "exactly 1.",
                         "zh": "最大权重：{key}（{weight}）；可读取位置的权重之和精确为 1。"},
+    "summary_largest_tie": {"en": "Largest weight: a tie of {count} keys, {keys}, exactly equal ({weight} "
+                                  "each); the readable weights sum to exactly 1.",
+                            "zh": "最大权重：{count} 个 key 并列（{keys}），精确相等（各为 {weight}）；"
+                                  "可读取位置的权重之和精确为 1。"},
+    "summary_largest_free": {"en": "Largest weight: {key} ({weight}); the readable weights sum to 1 "
+                                   "up to float64 rounding.",
+                             "zh": "最大权重：{key}（{weight}）；可读取位置的权重之和在 float64 舍入误差内为 1。"},
+    "summary_largest_free_tie": {"en": "Largest weight: a tie of {count} keys, {keys}, exactly equal "
+                                       "at every τ ({weight} each); the readable weights sum to 1 up "
+                                       "to float64 rounding.",
+                                 "zh": "最大权重：{count} 个 key 并列（{keys}），在任何 τ 下都精确相等（各为 "
+                                       "{weight}）；可读取位置的权重之和在 float64 舍入误差内为 1。"},
+    "summary_rounding": {"en": "The rounded weights shown add up to {sum}, not 1: each is rounded "
+                               "on its own; the exact weights sum to exactly 1.",
+                         "zh": "显示的舍入权重相加为 {sum} 而不是 1：每个数各自舍入；精确权重之和恰为 1。"},
     "summary_output": {"en": "Output, row {row} of O: ({values}).",
                        "zh": "输出 O 的第 {row} 行：({values})。"},
     "summary_caution": {"en": "A large weight is not the cause of a model's prediction: this is "
                               "one head of one layer, with fixed matrices.",
                         "zh": "最大权重不等于最终预测的完整原因：这里只有一个固定的头和一层。"},
+    "scroll_region": {"en": "Scrolls sideways (arrow keys)", "zh": "可横向滚动（方向键）"},
+    "mistakes": {"en": "Classic mistakes", "zh": "经典错误"},
+    "mistakes_note": {"en": "What each classic mistake gives for the current query row, beside the "
+                            "right weights and output, at the problem's own temperature and mask "
+                            "(symattn mistakes FILE prints them exactly).",
+                      "zh": "每个经典错误在当前 query 行给出的权重与输出，与正确结果并列；按题目本身的温度与掩码计算"
+                            "（symattn mistakes FILE 输出精确值）。"},
+    "mistake_column": {"en": "Computed as", "zh": "计算方式"},
+    "weights_of_row": {"en": "Weights, row {row}", "zh": "第 {row} 行权重"},
+    "output_of_row": {"en": "Output, row {row}", "zh": "第 {row} 行输出"},
+    "right_answer": {"en": "Right", "zh": "正确"},
+    "mistake_not_applicable": {"en": "does not apply to this problem", "zh": "不适用于本题"},
+    "mistake_same_result": {"en": "gives the right result here", "zh": "在本题恰好得到正确结果"},
+    "mistake_over_budget": {"en": "too costly to compute here", "zh": "计算代价过高，未计算"},
     "tables": {"en": "The nine tables", "zh": "九张表"},
     "names_legend": {"en": "Names used in the tables and the derivation:",
                      "zh": "表格与推导中使用的记号："},
@@ -112,9 +178,9 @@ PAGE_PHRASES: dict[str, dict[str, str]] = {
                       "zh": "K 与 V 共享 n_k = {n_k}，所以 AV 有定义：{n_q} × {d_v}。"},
     "footer": {"en": "Generated by symattn from {source}. Exact values from SymPy, checked against "
                      "an independent mpmath computation; decimals rounded to {places} places; math "
-                     "typeset by KaTeX. The page needs no network access.",
+                     "typeset in this page by KaTeX (MIT licence). The page needs no network access.",
                "zh": "由 symattn 从 {source} 生成。精确值由 SymPy 计算，并与独立的 mpmath 数值计算核对；"
-                     "小数保留 {places} 位；公式由 KaTeX 排版。本页无需联网。"},
+                     "小数保留 {places} 位；公式由本页内的 KaTeX（MIT 许可）排版。本页无需联网。"},
 }
 """Key -> language -> text; every key in both languages with the same placeholders."""
 

@@ -3,7 +3,9 @@
 //   {"chromium": "/usr/bin/chromium", "jobs": [{"name", "page", "scenario", "screenshot"?}, ...]}
 // scenario "smoke": open, typeset math, tables, every state of the controls and every row;
 // "demo": the course experiment (row 3, causal mask, temperature, share URL, keyboard, screenshots);
-// "reduced": the same page with prefers-reduced-motion: reduce; "screenshot": one PNG. The README's
+// "reduced": the same page with prefers-reduced-motion: reduce; "screenshot": one PNG; "layout": at
+// job.width x job.height, the cells no scrolling brings into view, the share of the screen the
+// sticky controls take, and axe-core's violations; "free": a free temperature, typed and linked. The README's
 // docs/page.png is made, from the repository root, by
 //   echo '{"chromium": "/usr/bin/chromium", "jobs": [{"name": "readme", "scenario": "screenshot",
 //     "page": "worked_examples/05_five_tokens_temperature/page.html", "screenshot": "docs/page.png"}]}' \
@@ -61,7 +63,8 @@ function observe(page) {
       fonts: [...document.fonts].filter((f) => f.status === "loaded").map((f) => f.family),
       scripts: [...document.scripts].map((s) => ({ type: s.type, src: s.src })),
       csp: (document.querySelector("meta[http-equiv='Content-Security-Policy']") || {}).content || null,
-      state: { row: $("row").value, tau: $("tau").value, tauText: $("tau-value").textContent,
+      state: { row: $("row").value, tau: $("tau-text").value, slider: $("tau").value, tauText: $("tau-value").textContent,
+        tauError: $("tau-error").hidden ? null : $("tau-error").textContent,
         mask: $("mask").checked, step: $("walk-step").textContent, tab: tab && tab.dataset.step,
         panel: $("walk-panel").dataset.step },
       stateError: $("state-error").hidden ? null : $("state-error-text").textContent,
@@ -69,6 +72,14 @@ function observe(page) {
       summary: $("summary").textContent, derivation: $("derivation").textContent,
       checks: ($("checks-verdict") || {}).className || null, focus: document.activeElement.id,
       motionNote: !$("motion-note").hidden, playDisabled: $("walk-play").disabled,
+      maskOffered: $("mask").offsetParent !== null,
+      mistakes: [...document.querySelectorAll("#mistakes-table tbody tr")].map((tr) =>
+        [...tr.children].map((c) => (c.firstChild && c.firstChild.nodeType === 1 ? c.firstChild.textContent : c.textContent))),
+      qkvHeadings: ["Q", "K", "V"].map((n) => {
+        const t = $("table-" + n);
+        const a = t && t.closest("figure").querySelector("figcaption annotation");
+        return a ? a.textContent : null;
+      }),
     };
   });
 }
@@ -77,11 +88,28 @@ function observe(page) {
 // is drawn too: no page error, no KaTeX error, and a derivation or the state's reason shown.
 async function everyState(page) {
   return page.evaluate(async () => {
-    const data = JSON.parse(document.getElementById("symattn-data").textContent);
+    const packed = document.getElementById("symattn-data").textContent.trim(); // gzip, base64
+    const bytes = Uint8Array.from(atob(packed), (c) => c.charCodeAt(0));
+    const data = JSON.parse(await new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"))).text());
     const taus = (data.temperatures || [{ key: null }]).map((t) => t.key);
     const masks = data.kind === "values" ? ["on", "off"] : [null];
     const states = taus.flatMap((tau) => masks.map((mask) => ({ tau, mask })));
+    if (data.free) states.push(...masks.map((mask) => ({ tau: "1.234", mask }))); // float64 in the page
     const seen = [];
+    const faces = {}; // the KaTeX face each typeset character is drawn in -> those characters
+    const useOfFonts = () => {
+      const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        if (!node.parentElement.closest(".katex-html") || !node.data.trim()) continue;
+        const style = getComputedStyle(node.parentElement);
+        const family = style.fontFamily.split(",")[0].trim().replace(/"/g, "");
+        if (!family.startsWith("KaTeX_")) continue;
+        const bold = Number(style.fontWeight) >= 600;
+        const italic = style.fontStyle === "italic";
+        const face = family + "-" + ((bold ? "Bold" : "") + (italic ? "Italic" : "") || "Regular");
+        for (const c of node.data) if (c.trim()) (faces[face] = faces[face] || new Set()).add(c);
+      }
+    };
     for (let k = 0; k < Math.max(states.length, data.sizes.n_q); k++) {
       const { tau, mask } = states[k % states.length];
       const row = (k % data.sizes.n_q) + 1;
@@ -93,9 +121,12 @@ async function everyState(page) {
       seen.push({ tau, mask, row, shownRow: document.getElementById("row").value,
         error: document.getElementById("state-error").hidden ? null : document.getElementById("state-error-text").textContent,
         katexErrors: document.querySelectorAll(".katex-error").length,
-        derivationMath: document.querySelectorAll("#derivation .katex").length });
+        derivationMath: document.querySelectorAll("#derivation .katex").length,
+        freeNote: document.querySelector("#derivation .free-note") !== null });
+      useOfFonts();
     }
-    return seen;
+    const declared = [...document.fonts].map((f) => f.family.replace(/"/g, "") + "/" + f.weight + "/" + f.style);
+    return { seen, declared, faces: Object.fromEntries(Object.entries(faces).map(([f, cs]) => [f, [...cs].join("")])) };
   });
 }
 
@@ -103,10 +134,10 @@ async function smoke(browser, job) {
   const context = await browser.newContext({ viewport: VIEWPORT });
   const { page, log } = await open(context, pathToFileURL(path.resolve(job.page)).href);
   const first = await observe(page);
-  const states = first.error ? [] : await everyState(page);
+  const every = first.error ? { seen: [], declared: [], faces: {} } : await everyState(page);
   if (job.screenshot) await page.screenshot({ path: job.screenshot, fullPage: true });
   await context.close();
-  return { first, states, log };
+  return { first, states: every.seen, declared: every.declared, faces: every.faces, log };
 }
 
 async function press(page, selector, key, times = 1) {
@@ -127,7 +158,10 @@ async function demo(browser, job) {
   out.coldest = await observe(page);
   await page.uncheck("#mask");
   out.row3Open = await observe(page);
-  // a state to share: row 2, second temperature, mask off, step 4 (by keyboard on the walkthrough)
+  await page.selectOption("#row", "1");
+  out.row1Open = await observe(page);
+  // a state to share: row 2, one slider step above 17/20, mask off, step 4 (by keyboard)
+  await page.click(".tau-pick >> text='17/20'");
   await page.selectOption("#row", "2");
   await press(page, "#tau", "ArrowRight");
   await press(page, "#walk", "ArrowRight", 3);
@@ -156,6 +190,13 @@ async function demo(browser, job) {
   steps.push(Object.assign({ focus: onTab.focus }, onTab.state));
   out.steps = steps;
   await press(page, "#walk-tab-4", "Enter");
+  // the button that disables itself at an end hands the focus to the other one
+  await press(page, "#walk-next", "Enter");
+  out.atEnd = await observe(page);
+  await press(page, "#walk-tab-2", "Enter");
+  await press(page, "#walk-prev", "Enter");
+  out.atStart = await observe(page);
+  await press(page, "#walk-tab-4", "Enter");
   out.normalMotion = await page.evaluate(() => ({
     barTransition: getComputedStyle(document.querySelector(".bar-fill") || document.body).transitionDuration,
   }));
@@ -167,7 +208,9 @@ async function demo(browser, job) {
 // The page in the state of job.hash (default: the course's row 3, causal, tau = 17/20, step 4) as a
 // PNG of the first screen (and of the whole page with job.full, beside it as NAME.full.png).
 async function screenshot(browser, job) {
-  const context = await browser.newContext({ viewport: VIEWPORT });
+  const phone = Boolean(job.width && job.width < 700);
+  const context = await browser.newContext({ viewport: job.width ? { width: job.width, height: job.height } : VIEWPORT,
+    isMobile: phone, hasTouch: phone });
   const hash = job.hash || "row=3&tau=17%2F20&mask=on&step=4";
   const { page, log } = await open(context, pathToFileURL(path.resolve(job.page)).href + "#" + hash);
   await page.waitForTimeout(1200); // let the entrance animation and the bars finish
@@ -175,6 +218,134 @@ async function screenshot(browser, job) {
   if (job.full) await page.screenshot({ path: job.screenshot.replace(/\.png$/, ".full.png"), fullPage: true });
   await context.close();
   return { log, saved: job.screenshot };
+}
+
+// A free temperature: opened from a link, typed (fraction, a generated value, out of range), reset;
+// with the time each control change takes (its handlers and the layout after them).
+async function free(browser, job) {
+  const context = await browser.newContext({ viewport: VIEWPORT });
+  const { page, log } = await open(context, pathToFileURL(path.resolve(job.page)).href + "#row=3&tau=1.234&mask=on");
+  const out = { log, linked: await observe(page) };
+  const type = async (text) => {
+    await page.fill("#tau-text", text);
+    await page.press("#tau-text", "Enter");
+    return observe(page);
+  };
+  out.fraction = await type("5/4");
+  out.generated = await type("0.85");
+  out.outside = await type("9");
+  await page.click("#reset");
+  out.reset = await observe(page);
+  await context.close();
+  return out;
+}
+
+// Every table cell, scrolled into view as a reader would (its scroll containers and the page): is
+// it then wholly inside the viewport and every clipping ancestor? Those that are not are unreachable.
+function unreachableCells(page) {
+  return page.evaluate(() => {
+    const bad = [];
+    const cells = document.querySelectorAll("main table td, main table th, main .shape-grid .sq");
+    for (const cell of cells) {
+      if (!cell.getClientRects().length) continue;
+      cell.scrollIntoView({ block: "nearest", inline: "nearest" });
+      // shown: the part inside the viewport and every clipping ancestor; a cell wider than its
+      // scroll box is reachable when it fills the box (scrolling on shows the rest)
+      const r = cell.getBoundingClientRect();
+      let [left, right] = [Math.max(r.left, 0), Math.min(r.right, innerWidth)];
+      for (let a = cell.parentElement; a && a !== document.body; a = a.parentElement) {
+        const style = getComputedStyle(a);
+        if (style.overflowX === "visible" && style.overflowY === "visible") continue;
+        const box = a.getBoundingClientRect();
+        [left, right] = [Math.max(left, box.left), Math.min(right, box.right)];
+      }
+      const box = cell.parentElement.closest(".scroll, .display");
+      const ok = right - left >= Math.min(r.width, box ? box.clientWidth : r.width) - 1;
+      if (!ok) bad.push((cell.closest("[id]") || {}).id + ":" + cell.textContent.slice(0, 12));
+    }
+    window.scrollTo(0, 0);
+    return bad;
+  });
+}
+
+async function axe(page) {
+  const source = require("fs").readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
+  await page.evaluate(source); // the context bypasses the page's CSP for this test script only
+  return page.evaluate(async () => {
+    const result = await window.axe.run(document, { resultTypes: ["violations"] });
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length,
+      targets: v.nodes.slice(0, 4).map((n) => n.target.join(" ")) }));
+  });
+}
+
+async function layout(browser, job) {
+  const phone = job.width < 700;
+  const context = await browser.newContext({ viewport: { width: job.width, height: job.height },
+    isMobile: phone, hasTouch: phone, bypassCSP: true });
+  const { page, log } = await open(context, pathToFileURL(path.resolve(job.page)).href + "#" + (job.hash || "row=3&step=4"));
+  const out = { log };
+  out.unreachable = await unreachableCells(page);
+  out.overflow = await page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
+  out.sticky = await page.evaluate(() => {
+    window.scrollTo(0, 600);
+    const controls = document.getElementById("controls");
+    const box = controls.getBoundingClientRect();
+    const stuck = getComputedStyle(controls).position === "sticky" && box.top <= 1 && box.bottom > 0;
+    window.scrollTo(0, 0);
+    return { stuck, share: stuck ? box.height / innerHeight : 0, height: box.height };
+  });
+  if (job.screenshot) await page.screenshot({ path: job.screenshot });
+  out.axe = await axe(page);
+  await context.close();
+  return out;
+}
+
+// Time to usable (navigation start -> the page marks itself ready, controls drawn) over job.runs
+// loads, optionally with the CPU slowed job.slowdown times; then the time each control change
+// takes: its handlers run synchronously, so dispatch -> forced layout covers the redraw.
+async function timing(browser, job) {
+  const context = await browser.newContext({ viewport: VIEWPORT });
+  await context.addInitScript(() => {
+    new MutationObserver((_, observer) => {
+      if (document.body && document.body.dataset.ready) { window.readyAt = performance.now(); observer.disconnect(); }
+    }).observe(document, { attributes: true, subtree: true });
+  });
+  const url = pathToFileURL(path.resolve(job.page)).href;
+  const loads = [];
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send("Emulation.setCPUThrottlingRate", { rate: job.slowdown || 1 });
+  for (let k = 0; k < (job.runs || 5); k++) {
+    await page.goto(url + "#row=3&tau=17%2F20&mask=on&step=1");
+    await ready(page);
+    loads.push(await page.evaluate(() => window.readyAt));
+    await page.goto("about:blank");
+  }
+  await page.goto(url + "#row=3&tau=17%2F20&mask=on&step=4");
+  await ready(page);
+  const changes = await page.evaluate(() => {
+    const $ = (id) => document.getElementById(id);
+    const timed = (name, act) => {
+      const start = performance.now();
+      act();
+      document.body.getBoundingClientRect(); // style and layout of the redrawn state
+      return { name, ms: performance.now() - start };
+    };
+    const fire = (node, type) => node.dispatchEvent(new Event(type, { bubbles: true }));
+    const out = [];
+    for (let round = 0; round < 2; round++) { // the first round typesets, the second reuses
+      for (const row of ["1", "2", "4", "5", "3"]) out.push(timed("row", () => { $("row").value = row; fire($("row"), "change"); }));
+      for (const position of ["700", "720", "740", "615"]) out.push(timed("tau slider", () => { $("tau").value = position; fire($("tau"), "input"); }));
+      for (const on of [false, true]) out.push(timed("mask", () => { $("mask").checked = on; fire($("mask"), "change"); }));
+    }
+    const parts = {};
+    for (const m of performance.getEntriesByType("measure")) {
+      if (m.name.startsWith("symattn ")) (parts[m.name.slice(8)] = parts[m.name.slice(8)] || []).push(Math.round(m.duration));
+    }
+    return { out, parts };
+  });
+  await context.close();
+  return { loads, changes: changes.out, parts: changes.parts };
 }
 
 async function reduced(browser, job) {
@@ -197,7 +368,7 @@ async function main(request) {
   const version = browser.version();
   try {
     for (const job of request.jobs) {
-      const run = { smoke, demo, reduced, screenshot }[job.scenario];
+      const run = { smoke, demo, reduced, screenshot, free, layout, timing }[job.scenario];
       try {
         const start = Date.now();
         results[job.name] = await run(browser, job);

@@ -1,29 +1,22 @@
-// symattn course page: reads the one embedded JSON object and the typeset math, then draws the
-// state chosen by the controls (query row, temperature, causal mask, walkthrough step). Every value
-// was computed exactly when the page was written; this script only shows it. User text is set as
-// text (textContent); only the math, typeset by KaTeX at generation time, is inserted as HTML.
+// symattn course page (run by loader.js after KaTeX): reads the embedded JSON and math (TeX), then
+// draws the state chosen by the controls (query row, temperature, causal mask, walkthrough step).
+// Every exact value was computed when the page was written; this script only shows it. User text
+// is set as text (textContent); only KaTeX's output for the page's own TeX is inserted as HTML.
 "use strict";
 (async () => {
-  const data = JSON.parse(document.getElementById("symattn-data").textContent);
+  const $ = (id) => document.getElementById(id);
+  const [data, math] = await Promise.all(["symattn-data", "symattn-math"].map(async (id) => JSON.parse(await inflate($(id).textContent.trim()))));
+  data.math = math;
   const P = data.phrases;
   const STEPS = 5;
   const AUTOPLAY_MS = 2600;
-  const $ = (id) => document.getElementById(id);
   const values = data.kind === "values";
   const sizes = data.sizes;
-
-  try {
-    data.math = await inflate(document.getElementById("symattn-math").textContent.trim());
-  } catch (error) {
-    document.body.dataset.error = String(error);
-    document.querySelector("header.top").after(el("p", { class: "alert", role: "alert", text: P.old_browser }));
-    return;
-  }
 
   async function inflate(base64) {
     const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
     const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
-    return JSON.parse(await new Response(stream).text());
+    return new Response(stream).text();
   }
 
   function el(tag, attributes = {}, ...children) {
@@ -46,8 +39,11 @@
   function mathNode(id, extra = "") {
     let template = parsed.get(id);
     if (!template) {
+      const [tex, display] = data.math[id];
       template = document.createElement("template");
-      template.innerHTML = data.math[id]; // KaTeX output written by symattn, never user text
+      template.innerHTML = window.katex.renderToString(tex, { // the page's own TeX; labels escaped
+        displayMode: display === 1, strict: "error", throwOnError: false, trust: false,
+        maxSize: 20, maxExpand: 1000, output: "htmlAndMathml" });
       parsed.set(id, template);
     }
     return el("span", { class: ("m " + extra).trim() }, template.content.cloneNode(true));
@@ -55,7 +51,52 @@
 
   // ---- state and the URL -------------------------------------------------------------------
   const taus = data.temperatures || [];
+  const free = values ? data.free : null; // any tau in [min, max] computed here in float64
   const state = readHash();
+
+  // ---- temperatures: a generated one (exact) or a free one (float64, marked ≈) -------------
+  function exactOf(text) { // "1.234" or "5/4" or "1.5/2" -> {num, den} as BigInts; null otherwise
+    const m = /^\s*(\d{1,12}(?:\.\d{1,12})?|\.\d{1,12})(?:\s*\/\s*(\d{1,12}(?:\.\d{1,12})?))?\s*$/.exec(text || "");
+    if (!m) return null;
+    const dec = (t) => { const [a, b = ""] = t.split("."); return [BigInt((a || "0") + b), 10n ** BigInt(b.length)]; };
+    let [num, den] = dec(m[1]);
+    if (m[2]) {
+      const [n2, d2] = dec(m[2]);
+      if (n2 === 0n) return null;
+      [num, den] = [num * d2, den * n2];
+    }
+    return { num, den };
+  }
+
+  function generatedIndex(text) {
+    const direct = taus.findIndex((t) => t.key === text);
+    if (direct >= 0) return direct;
+    const x = exactOf(text);
+    return x ? taus.findIndex((t) => t.num !== undefined && BigInt(t.num) * x.den === x.num * BigInt(t.den)) : -1;
+  }
+
+  function tauValue(text) {
+    const k = generatedIndex(text);
+    if (k >= 0) return taus[k].value;
+    const x = exactOf(text);
+    return x ? Number(x.num) / Number(x.den) : NaN;
+  }
+
+  function acceptedTau(text) { // the state's tau for a typed or linked value, or null
+    const k = generatedIndex(text);
+    if (k >= 0) return taus[k].key;
+    const value = tauValue(text);
+    return free && value >= free.min && value <= free.max ? String(text).replace(/\s/g, "") : null;
+  }
+
+  // the slider of a free temperature is logarithmic: position 0..1000 <-> tau min..max
+  const SLIDER = 1000;
+  const toPosition = (tau) => Math.round(SLIDER * Math.log(tau / free.min) / Math.log(free.max / free.min));
+  const fromPosition = (k) => { // a generated temperature at this position, else 3 digits
+    const near = taus.find((t) => t.value !== undefined && toPosition(t.value) === k);
+    return near ? near.key : String(Number((free.min * Math.pow(free.max / free.min, k / SLIDER)).toPrecision(3)));
+  };
+  let sliding = false; // while the slider moves, it keeps its own position
 
   function readHash() {
     const params = new URLSearchParams(location.hash.slice(1));
@@ -65,10 +106,10 @@
     const step = Number(params.get("step"));
     if (Number.isInteger(step) && step >= 1 && step <= STEPS) chosen.step = step;
     if (values) {
-      const tau = params.get("tau");
-      if (taus.some((t) => t.key === tau)) chosen.tau = tau;
+      const tau = params.get("tau") && acceptedTau(params.get("tau"));
+      if (tau) chosen.tau = tau;
       const mask = params.get("mask");
-      if (mask === "on" || mask === "off") chosen.mask = mask;
+      if ((mask === "on" || mask === "off") && data.variants["0:" + mask]) chosen.mask = mask;
     }
     return chosen;
   }
@@ -91,11 +132,54 @@
   }
 
   function tauIndex() {
-    return Math.max(0, taus.findIndex((t) => t.key === state.tau));
+    return Math.max(0, generatedIndex(state.tau));
   }
 
   function variant() {
-    return values ? data.variants[tauIndex() + ":" + state.mask] : null;
+    if (!values) return null;
+    const k = generatedIndex(state.tau);
+    return k >= 0 || !free ? data.variants[Math.max(k, 0) + ":" + state.mask] : freeVariant();
+  }
+
+  const computed = new Map();
+  // A free temperature: R, S, M and what each row may read are those of every generated state with
+  // this mask (they do not depend on tau); L, A and O are computed in float64.
+  function freeVariant() {
+    const id = state.tau + ":" + state.mask;
+    if (computed.has(id)) return computed.get(id);
+    const states = taus.map((_, k) => data.variants[k + ":" + state.mask]);
+    const base = states.find((v) => !v.error) || states[0];
+    if (base.error || !free.M[state.mask]) return base;
+    const tau = tauValue(state.tau);
+    const M = free.M[state.mask];
+    const L = free.S.map((row, i) => row.map((s, j) => (M[i][j] === null ? -Infinity : (s + M[i][j]) / tau)));
+    const A = L.map((row, i) => {
+      const top = Math.max(...row);
+      if (top === -Infinity) return base.weights ? base.weights[i].map(Number) : row.map(() => 0); // the row's policy
+      const e = row.map((l) => Math.exp(l - top));
+      const z = e.reduce((a, b) => a + b, 0);
+      return e.map((x) => x / z);
+    });
+    const O = A.map((a) => free.V[0].map((_, c) => a.reduce((sum, w, j) => sum + w * free.V[j][c], 0)));
+    const text = (x) => (x === -Infinity ? "−∞" : x.toFixed(data.places));
+    // exact where float64 needs no rounding: a masked weight is 0, a row reading one key gives it 1
+    const exactWeight = (i, j) => (base.readable[i][j] !== 1 ? "0" : base.readable[i].filter((r) => r === 1).length === 1 ? "1" : null);
+    const cells = (m, weights) => m.map((row, i) => row.map((x, j) => {
+      const exact = weights ? exactWeight(i, j) : null;
+      return exact !== null ? [null, exact, false] : [null, text(x), x !== -Infinity];
+    }));
+    const v = { free: true, tau, readable: base.readable, passed: null, names: [],
+      tables: { R: base.tables.R, S: base.tables.S, M: base.tables.M, L: cells(L, false), A: cells(A, true), O: cells(O, false) },
+      weights: A.map((row, i) => row.map((x, j) => exactWeight(i, j) || text(x))), outputs: O.map((row) => row.map(text)) };
+    computed.set(id, v);
+    return v;
+  }
+
+  // a table cell: exact math (with its decimal), or a float64 value marked ≈
+  function cellNode([id, decimal, approx], withDecimal = true) {
+    if (id === null) return el("span", { class: approx ? "approx" : null, text: (approx ? "≈ " : "") + decimal });
+    const node = mathNode(id);
+    return withDecimal && decimal ? el("span", {}, node, el("span", { class: "dec", text: decimal })) : node;
   }
 
   // ---- controls ----------------------------------------------------------------------------
@@ -108,13 +192,36 @@
     for (const node of document.querySelectorAll(".values-only")) node.hidden = !values;
     if (values) {
       const range = $("tau");
-      range.max = String(taus.length - 1);
+      range.max = String(free ? SLIDER : taus.length - 1);
       range.setAttribute("list", "tau-ticks");
-      $("tau-ticks").append(...taus.map((t, k) => el("option", { value: k, label: t.key })));
-      $("tau-scale").append(...taus.map((t) => el("span", { text: t.key })));
-      range.addEventListener("input", () => change({ tau: taus[Number(range.value)].key }));
+      $("tau-ticks").append(...taus.map((t, k) => el("option", { value: free ? toPosition(t.value) : k, label: t.key })));
+      $("tau-exact-label").textContent = P.exact_at;
+      $("tau-scale").append(...taus.map((t) => {
+        const button = el("button", { type: "button", class: "tau-pick", text: t.key, "aria-label": "τ = " + t.key });
+        button.addEventListener("click", () => change({ tau: t.key }));
+        return button;
+      }));
+      range.addEventListener("input", () => {
+        sliding = true;
+        change({ tau: free ? acceptedTau(fromPosition(Number(range.value))) : taus[Number(range.value)].key });
+        sliding = false;
+      });
+      const typed = $("tau-text");
+      typed.placeholder = free ? free.min + " – " + free.max : "";
+      typed.addEventListener("change", () => {
+        const tau = acceptedTau(typed.value);
+        $("tau-error").hidden = tau !== null;
+        typed.setAttribute("aria-invalid", String(tau === null));
+        if (tau !== null) change({ tau });
+      });
+      $("tau-error").textContent = free ? fill("tau_invalid", free) : P.tau_invalid_fixed;
       $("mask").addEventListener("change", () => change({ mask: $("mask").checked ? "on" : "off" }));
-      $("mask-label").textContent = P[data.maskLabel];
+      if (data.maskLabel) $("mask-label").textContent = P[data.maskLabel];
+      else $("mask").closest(".control").hidden = true; // cross-attention: no causal order to mask
+      if (data.projections) { // Q = XW_Q, ...: their tables come first, under their own names
+        Object.assign(data.headings, data.projections.headings);
+        for (const name of Object.keys(data.projections.tables)) data.words[name] = P[name.startsWith("W") ? "words_W" : "words_" + name];
+      }
     }
     $("reset").addEventListener("click", () => change(Object.assign({}, data.defaults || { row: sizes.n_q, step: 1 })));
     $("copy-link").addEventListener("click", copyLink);
@@ -124,12 +231,22 @@
   function syncControls() {
     $("row").value = String(state.row);
     if (!values) return;
-    const index = tauIndex();
-    const tau = taus[index];
-    $("tau").value = String(index);
-    $("tau").setAttribute("aria-valuetext", "τ = " + tau.key + (tau.dec ? " ≈ " + tau.dec : ""));
+    const k = generatedIndex(state.tau);
+    const tau = taus[Math.max(k, 0)];
     const output = $("tau-value");
-    output.replaceChildren(mathNode(tau.m), tau.dec ? el("span", { class: "dec", text: "≈ " + tau.dec }) : "");
+    if (k >= 0) {
+      if (!sliding) $("tau").value = String(free ? toPosition(tau.value) : k);
+      $("tau").setAttribute("aria-valuetext", "τ = " + tau.key + (tau.dec ? " ≈ " + tau.dec : ""));
+      output.replaceChildren(mathNode(tau.m), tau.dec ? el("span", { class: "dec", text: "≈ " + tau.dec }) : "", el("span", { class: "exact-tag", text: P.exact }));
+    } else {
+      const value = tauValue(state.tau);
+      if (!sliding) $("tau").value = String(toPosition(value));
+      $("tau").setAttribute("aria-valuetext", "τ = " + state.tau);
+      output.replaceChildren(el("span", { text: "τ = " + state.tau + (String(value) === state.tau ? "" : " ≈ " + Number(value.toPrecision(6))) }),
+        el("span", { class: "approx-tag", text: P.float64 }));
+    }
+    if (document.activeElement !== $("tau-text")) $("tau-text").value = state.tau;
+    for (const button of document.querySelectorAll(".tau-pick")) button.setAttribute("aria-pressed", String(button.textContent === state.tau));
     $("mask").checked = state.mask === "on";
   }
 
@@ -149,9 +266,17 @@
   function change(update) {
     const before = JSON.stringify([state.row, state.tau, state.mask]);
     Object.assign(state, update);
+    $("tau-error").hidden = true; // any accepted change clears a refused typed temperature
+    $("tau-text").removeAttribute("aria-invalid");
     if (JSON.stringify([state.row, state.tau, state.mask]) !== before) renderState();
+    else syncControls();
+    let start = performance.now();
     renderWalk();
+    performance.measure("symattn walk", { start });
+    start = performance.now();
     writeHash();
+    performance.measure("symattn hash", { start });
+    fitSoon();
   }
 
   // ---- the state: error, heatmap, summary, tables, derivation ------------------------------
@@ -161,17 +286,30 @@
     const error = v && v.error;
     $("state-error").hidden = !error;
     $("state-error-text").textContent = error || "";
+    const timed = (name, draw) => {
+      const start = performance.now();
+      draw();
+      performance.measure("symattn " + name, { start });
+    };
     if (values) {
-      renderHeatmap(error ? null : v);
-      renderSummary(error ? null : v);
+      timed("heatmap", () => renderHeatmap(error ? null : v));
+      timed("summary", () => renderSummary(error ? null : v));
     }
-    renderTables(error ? null : v);
-    renderDerivation(error ? null : v);
+    timed("tables", () => renderTables(error ? null : v));
+    timed("derivation", () => renderDerivation(error ? null : v));
+    renderMistakes();
   }
 
+  // The weight's colour, from near white to deep blue, and whether white text reads on it: black
+  // text reads (4.5:1, WCAG AA) on a background of relative luminance >= 0.175, white on one
+  // <= 0.183, so switching at 0.179 keeps both sides AA along the whole ramp.
+  const LIGHT = [244, 247, 253];
+  const DEEP = [8, 48, 120];
   function shade(weight) {
-    const mix = (full) => Math.round(255 - (255 - full) * weight);
-    return `rgb(${mix(38)}, ${mix(92)}, ${mix(196)})`;
+    const rgb = LIGHT.map((c, k) => Math.round(c + (DEEP[k] - c) * weight));
+    const linear = rgb.map((c) => (c / 255 <= 0.04045 ? c / 255 / 12.92 : Math.pow((c / 255 + 0.055) / 1.055, 2.4)));
+    const luminance = 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2];
+    return { color: `rgb(${rgb.join(", ")})`, dark: luminance < 0.179 };
   }
 
   function renderHeatmap(v) {
@@ -191,13 +329,18 @@
         if (weight !== null) td.dataset.weight = weight;
         if (!readable) {
           td.className = "masked";
-          td.title = P.masked;
+          const why = v && v.zeros ? P["zero_" + v.zeros[i][j]] : P.masked;
+          td.title = fill("zero_title", { reason: why });
+          td.setAttribute("aria-label", "0, " + td.title);
           td.textContent = "0";
         } else if (weight !== null) {
           const w = Number(weight);
-          td.style.backgroundColor = shade(w);
-          if (w > 0.55) td.classList.add("dark");
-          td.textContent = weight;
+          const { color, dark } = shade(w);
+          td.style.backgroundColor = color;
+          if (dark) td.classList.add("dark");
+          const fraction = !v.free && v.fractions && v.fractions.A[i][j];
+          if (fraction) td.append(el("span", { class: "frac", text: fraction }), el("span", { class: "dec", text: weight }));
+          else td.textContent = (v.free && v.tables.A[i][j][2] ? "≈" : "") + weight;
         } else if (v) {
           td.append(mathNode(v.tables.A[i][j][0]));
         } else {
@@ -217,7 +360,7 @@
     const i = state.row - 1;
     const label = data.rowLabels[i];
     const readable = data.colLabels.filter((_, j) => v.readable[i][j] === 1);
-    const masked = data.colLabels.filter((_, j) => v.readable[i][j] !== 1);
+    const masked = data.colLabels.map((c, j) => (v.zeros ? `${c} (${P["zero_" + v.zeros[i][j]]})` : c)).filter((_, j) => v.readable[i][j] !== 1);
     const lines = [
       fill(label === String(state.row) ? "summary_reads_plain" : "summary_reads",
         { row: state.row, label, count: readable.length, total: sizes.n_k, keys: readable.join(P.list_separator) || "—" }),
@@ -225,16 +368,36 @@
     ];
     if (v.weights) {
       const weights = v.weights[i];
-      const shown = data.colLabels.map((c, j) => `${c} ${v.readable[i][j] === 1 ? weights[j] : "0"}`);
+      const approx = v.free ? "≈ " : "";
+      const mark = (j) => (v.free && v.tables.A[i][j][2] ? "≈ " : "");
+      // an exact rational weight or output as the course writes it, its decimal beside
+      const exact = (table, j, decimal) => {
+        const fraction = !v.free && v.fractions && v.fractions[table][i][j];
+        if (!fraction) return decimal;
+        const [num, den] = fraction.split("/").map(Number);
+        return `${fraction} ${num / den === Number(decimal) ? "=" : "≈"} ${decimal}`;
+      };
+      const shown = data.colLabels.map((c, j) => `${c} ${v.readable[i][j] === 1 ? mark(j) + exact("A", j, weights[j]) : "0"}`);
       lines.push(fill("summary_weights", { weights: shown.join(P.list_separator) }));
       if (readable.length) {
         let best = -1;
         data.colLabels.forEach((_, j) => {
           if (v.readable[i][j] === 1 && (best < 0 || Number(weights[j]) > Number(weights[best]))) best = j;
         });
-        lines.push(fill("summary_largest", { key: data.colLabels[best], weight: weights[best] }));
+        // exactly equal weights: the same exact value, or (at a free tau) the same S and M entries
+        const same = (j) => (v.free ? ["S", "M"].every((t) => v.tables[t][i][j][0] === v.tables[t][i][best][0])
+          : v.tables.A[i][j][0] === v.tables.A[i][best][0]);
+        const tied = data.colLabels.filter((_, j) => v.readable[i][j] === 1 && same(j));
+        const key = v.free ? "summary_largest_free" : "summary_largest";
+        lines.push(tied.length > 1
+          ? fill(key + "_tie", { keys: tied.join(P.list_separator), count: tied.length, weight: mark(best) + exact("A", best, weights[best]) })
+          : fill(key, { key: data.colLabels[best], weight: mark(best) + exact("A", best, weights[best]) }));
       }
-      lines.push(fill("summary_output", { row: state.row, values: v.outputs[i].join(", ") }));
+      // the lesson's note: rounded weights need not add up to 1 (0.376 + 0.175 + 0.448 = 0.999)
+      const scale = 10 ** data.places;
+      const rounded = weights.reduce((sum, w, j) => sum + (v.readable[i][j] === 1 ? Math.round(Number(w) * scale) : 0), 0);
+      if (rounded !== scale && !v.free) lines.push(fill("summary_rounding", { sum: (rounded / scale).toFixed(data.places) }));
+      lines.push(fill("summary_output", { row: state.row, values: v.outputs[i].map((x, c) => approx + exact("O", c, x)).join(", ") }));
     }
     lines.push(P.summary_caution);
     box.replaceChildren(el("ul", {}, ...lines.map((line) => el("li", { text: line }))));
@@ -250,6 +413,12 @@
     }
     if (v && v.names.length) $("names").append(el("p", { class: "note", text: P.names_legend }), ...v.names.map(blockNode));
     const keyRows = ["K", "V"];
+    if (data.projections) {
+      for (const [name, cells] of Object.entries(data.projections.tables)) {
+        const rows = name === "X" ? data.rowLabels : name === "Y" ? data.colLabels : cells.map((_, r) => String(r + 1));
+        box.append(matrixCard(name, cells, rows, cells[0].map((_, c) => String(c + 1)), v));
+      }
+    }
     for (const name of ["Q", "K", "V", "R", "S", "M", "L", "A", "O"]) {
       const cells = keyRows.includes(name) || name === "Q" ? data.inputs[name] : v ? v.tables[name] : null;
       if (!cells) continue;
@@ -265,16 +434,17 @@
   }
 
   function matrixCard(name, cells, rows, cols, v) {
-    const keyTable = name === "K" || name === "V";
+    const keyTable = ["K", "V", "Y"].includes(name);
+    const queryTable = !keyTable && !name.startsWith("W_");
     const head = el("tr", {}, el("th", { class: "corner", text: "" }), ...cols.map((c) => el("th", { scope: "col", text: c })));
     const body = el("tbody");
     cells.forEach((row, i) => {
       let cls = null;
-      if (!keyTable && i + 1 === state.row) cls = "current";
+      if (queryTable && i + 1 === state.row) cls = "current";
       if (keyTable && v && v.readable[state.row - 1][i] !== 1) cls = "unread";
       const tr = el("tr", { class: cls }, el("th", { scope: "row", text: rows[i] }));
-      row.forEach(([id, decimal]) => {
-        tr.append(el("td", {}, mathNode(id), decimal ? el("span", { class: "dec", text: decimal }) : null));
+      row.forEach(([id, decimal, approx]) => {
+        tr.append(el("td", {}, ...(id === null ? [cellNode([id, decimal, approx])] : [mathNode(id), decimal ? el("span", { class: "dec", text: decimal }) : null])));
       });
       body.append(tr);
     });
@@ -305,6 +475,23 @@
     return el("ul", {}, ...block.items.map((item) => el("li", {}, ...segmentNodes(item))));
   }
 
+  function renderMistakes() {
+    const found = values && data.mistakes;
+    $("mistakes-block").hidden = !found;
+    if (!found) return;
+    const i = state.row - 1;
+    const head = el("tr", {}, el("th", { scope: "col", text: P.mistake_column }),
+      el("th", { scope: "col", text: fill("weights_of_row", { row: state.row }) }),
+      el("th", { scope: "col", text: fill("output_of_row", { row: state.row }) }));
+    const line = (name, formula, A, O, reason) => el("tr", { class: reason === undefined ? "right" : null },
+      el("th", { scope: "row" }, el("span", { text: name }), formula ? el("span", { class: "formula-text", text: formula }) : null),
+      ...(A ? [el("td", { text: "(" + A[i].join(", ") + ")" }), el("td", { text: "(" + O[i].join(", ") + ")" })]
+        : [el("td", { colspan: 2, class: "note", text: P["mistake_" + reason] })]));
+    const body = el("tbody", {}, line(P.right_answer, null, found.A, found.O),
+      ...found.items.map((m) => line(m.name, m.formula, m.A, m.O, m.reason || null)));
+    $("mistakes").replaceChildren(el("table", { class: "mistakes", id: "mistakes-table" }, el("thead", {}, head), body));
+  }
+
   function renderDerivation(v) {
     const box = $("derivation");
     const checks = $("checks");
@@ -314,12 +501,41 @@
       checks.replaceChildren();
       return;
     }
-    box.replaceChildren(...(v ? v.rows[state.row - 1].map(blockNode) : []));
     checks.replaceChildren();
+    if (v && v.free) {
+      box.replaceChildren(el("p", { class: "note free-note", text: fill("free_note", { tau: state.tau, taus: taus.map((t) => t.key).join(", ") }) }));
+      return;
+    }
+    box.replaceChildren(...(v ? v.rows[state.row - 1].map(blockNode) : []));
     if (!v) return;
     checks.append(...v.checks.map(blockNode));
     checks.append(el("p", { class: v.passed ? "passed" : "failed", id: "checks-verdict", text: v.passed ? P.all_passed : P.some_failed }));
   }
+
+  // A region that scrolls sideways can be reached and scrolled by keyboard; controls that would
+  // take more than a fifth of the screen stop following the reader.
+  function fitLayout() {
+    let count = 0;
+    for (const box of document.querySelectorAll("main .scroll, main .display")) {
+      const scrolls = box.scrollWidth > box.clientWidth + 1;
+      if (scrolls) {
+        const title = box.closest("figure, section").querySelector("figcaption, h2");
+        box.tabIndex = 0;
+        box.setAttribute("role", "region");
+        box.setAttribute("aria-label", `${title ? title.textContent + " · " : ""}${P.scroll_region} ${++count}`);
+      } else if (box.hasAttribute("tabindex")) {
+        box.removeAttribute("tabindex");
+        box.removeAttribute("role");
+        box.removeAttribute("aria-label");
+      }
+    }
+    const controls = $("controls");
+    controls.classList.remove("unstuck");
+    controls.classList.toggle("unstuck", controls.offsetHeight > 0.2 * window.innerHeight);
+  }
+  let fitting = 0;
+  const fitSoon = () => { cancelAnimationFrame(fitting); fitting = requestAnimationFrame(fitLayout); };
+  window.addEventListener("resize", fitSoon);
 
   setUpControls();
   renderState();
@@ -334,6 +550,7 @@
   });
   document.body.classList.toggle("shapes-only", !values);
   $("app").hidden = false;
+  fitLayout();
   writeHash();
   document.body.dataset.ready = "1";
 
@@ -392,8 +609,11 @@
       tab.setAttribute("aria-selected", String(selected));
       tab.tabIndex = selected ? 0 : -1;
     }
-    $("walk-prev").disabled = state.step === 1;
-    $("walk-next").disabled = state.step === STEPS;
+    for (const [id, other, off] of [["walk-prev", "walk-next", state.step === 1], ["walk-next", "walk-prev", state.step === STEPS]]) {
+      const focused = document.activeElement === $(id);
+      $(id).disabled = off;
+      if (off && focused) $(other).focus(); // a disabled button would drop the focus to the page
+    }
     const panel = $("walk-panel");
     panel.setAttribute("aria-labelledby", "walk-tab-" + state.step);
     panel.dataset.step = String(state.step);
@@ -403,7 +623,7 @@
     const visual = [null, stepTokens, stepProjections, stepScores, stepSoftmax, stepSum][state.step](ok ? v : null);
     const formula = state.step > 1 ? el("div", { class: "formula" }, mathNode(data.stepMath[state.step - 2])) : null;
     // new nodes in the panel start their entrance animation (none with reduced motion)
-    panel.replaceChildren(el("h3", { text: P["step" + state.step] }), el("p", { text: fill("step" + state.step + "_text", fields) }),
+    panel.replaceChildren(el("h3", { text: P["step" + state.step] }), el("p", { text: fill("step" + state.step + (state.step === 2 && data.projections ? "_text_projections" : "_text"), Object.assign({ source: data.projections && data.projections.cross ? "Y" : "X" }, fields)) }),
       ...[formula, visual].filter(Boolean));
   }
 
@@ -480,8 +700,8 @@
     const read = v.readable[i];
     const rows = [
       keyRow(P.scaled_row, v.tables.S[i], null, ([id]) => mathNode(id)),
-      keyRow(P.logits_row, v.tables.L[i], read, ([id]) => mathNode(id)),
-      keyRow(P.weights_row, v.tables.A[i], read, ([id], j) => (v.weights && read[j] === 1 ? bar(v.weights[i][j]) : mathNode(id))),
+      keyRow(P.logits_row, v.tables.L[i], read, (cell) => cellNode(cell, false)),
+      keyRow(P.weights_row, v.tables.A[i], read, (cell, j) => (v.weights && read[j] === 1 ? bar(v.weights[i][j]) : cellNode(cell, false))),
     ];
     return keyTable(rows);
   }
@@ -492,12 +712,12 @@
     const terms = el("tbody");
     data.colLabels.forEach((label, j) => {
       if (v.readable[i][j] !== 1) return;
-      const weight = v.weights ? bar(v.weights[i][j]) : mathNode(v.tables.A[i][j][0]);
+      const weight = v.weights ? bar(v.weights[i][j]) : cellNode(v.tables.A[i][j], false);
       terms.append(staggered(el("tr", {}, el("th", { scope: "row", text: label }), el("td", {}, weight),
         el("td", { class: "times", text: "×" }), el("td", {}, ...data.inputs.V[j].map(([id]) => el("span", { class: "cell" }, mathNode(id))))), j));
     });
     const output = el("tr", { class: "result" }, el("th", { scope: "row" }, mathNode(data.rowMath.O[i])), el("td", { text: "=" }), el("td", {}),
-      el("td", {}, ...v.tables.O[i].map(([id, decimal]) => el("span", { class: "cell" }, mathNode(id), decimal ? el("span", { class: "dec", text: decimal }) : null))));
+      el("td", {}, ...v.tables.O[i].map((cell) => el("span", { class: "cell" }, cellNode(cell)))));
     terms.append(output);
     return el("div", { class: "scroll" }, el("table", { class: "steps sum" }, terms));
   }
