@@ -102,3 +102,14 @@ def test_problemset_without_a_terminal_writes_nothing_to_stderr(problems, tmp_pa
     monkeypatch.setattr(sys, "stderr", err)
     assert main(["problemset", str(problems), "-o", str(tmp_path / "set.md")]) == 0
     assert err.getvalue() == ""
+
+
+def test_without_tqdm_a_terminal_gets_the_same_output_and_no_bar(problems, tmp_path, monkeypatch):
+    """tqdm is the optional extra 'progress': an install without it works the same, silently."""
+    err = Terminal()
+    monkeypatch.setattr(sys, "stderr", err)
+    monkeypatch.setitem(sys.modules, "tqdm", None)  # as if not installed: import fails
+    monkeypatch.setattr("symattn.cli.output.find_spec", lambda name: None if name == "tqdm" else 1)
+    out = tmp_path / "set.md"
+    assert main(["problemset", str(problems), "-o", str(out)]) == 0
+    assert err.getvalue() == "" and out.read_text(encoding="utf-8").count("## ") >= 3

@@ -6,6 +6,7 @@ import argparse
 import os
 import sys
 import tempfile
+from importlib.util import find_spec
 from pathlib import Path
 from typing import TextIO
 
@@ -112,5 +113,8 @@ class Progress:
 
 
 def progress_bar(unit: str, verb: str, quiet: bool = False) -> Progress | None:
-    """A progress bar on standard error when it is a terminal and not --quiet, else None."""
-    return None if quiet or not sys.stderr.isatty() else Progress(sys.stderr, unit, verb)
+    """A progress bar on standard error when it is a terminal, not --quiet and tqdm is
+    installed (the extra 'progress'), else None: the work and its output are the same."""
+    if quiet or not sys.stderr.isatty() or find_spec("tqdm") is None:
+        return None
+    return Progress(sys.stderr, unit, verb)
