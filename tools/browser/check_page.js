@@ -271,10 +271,14 @@ function unreachableCells(page) {
 async function axe(page) {
   const source = require("fs").readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
   await page.evaluate(source); // the context bypasses the page's CSP for this test script only
+  // The walkthrough's cells fade in one after another; contrast is judged on what stays on
+  // screen, after every animation has finished (mid-fade text is lighter by design).
+  await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished)));
   return page.evaluate(async () => {
     const result = await window.axe.run(document, { resultTypes: ["violations"] });
     return result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length,
-      targets: v.nodes.slice(0, 4).map((n) => n.target.join(" ")) }));
+      targets: v.nodes.slice(0, 4).map((n) => n.target.join(" ")),
+      why: v.nodes.slice(0, 4).map((n) => (n.any[0] || {}).message || n.failureSummary) }));
   });
 }
 
