@@ -7,6 +7,10 @@ class SymattnError(Exception):
     """Base of every error symattn raises on purpose."""
 
 
+class UndecidedError(SymattnError, ArithmeticError):
+    """An exact question (is this value 0?) that the bounded proof could not settle."""
+
+
 class InputError(SymattnError, ValueError):
     """Bad user text or file: carries where (file, key path, column) and why."""
 

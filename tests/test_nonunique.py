@@ -170,3 +170,16 @@ def test_python_api():
     result = weights_with_same_output(trace, 1)
     assert result.rows[0].weights == (R(3, 4), R(1, 4)) and not result.rows[0].unique
     assert "both give o exactly: yes" in render_analysis(result, "text")
+
+
+def test_zero_tests_are_bounded_and_never_guess():
+    """A numerator that vanishes to 60 digits is expanded once more and evaluated to 400; one
+    that is still 0 there but not provably so raises, instead of an unbounded simplify."""
+    from symattn.errors import UndecidedError
+    from symattn.exact.tidy import is_zero
+    assert is_zero(sp.exp(sp.log(2) / 3) ** 3 - 2)
+    assert is_zero(sp.sqrt(2) * sp.sqrt(3) - sp.sqrt(6))
+    assert not is_zero(sp.sqrt(2) - 1)
+    assert not is_zero(sp.exp(sp.Rational(1, 10 ** 70)) - 1)  # 1e-70 beside 1: 400 digits tell
+    with pytest.raises(UndecidedError, match="0 to 400 digits"):
+        is_zero(sp.sin(1) ** 2 + sp.cos(1) ** 2 - 1)

@@ -41,7 +41,7 @@ def exp_eval(argument: sp.Expr) -> sp.Expr:
 
 
 def _term(term: sp.Expr) -> object:
-    """exp.eval(term) for a term that is not an Add: STAY, its value, or UNKNOWN."""
+    """SymPy's exp evaluation of a term that is not an Add: STAY, its value, or UNKNOWN."""
     if term.is_Rational:
         return STAY if term not in (0, 1) else UNKNOWN
     if term.is_Mul:

@@ -9,9 +9,11 @@ from typing import Sequence
 import mpmath
 import sympy as sp
 
+from ..errors import UndecidedError
 from ..numeric import Evaluator
 
 SIGN_DIGITS = 60
+DEEP_DIGITS = 400  # the second look at a numerator that vanishes to SIGN_DIGITS
 
 
 _EVALUATORS: dict[int, Evaluator] = {}
@@ -103,7 +105,8 @@ def is_zero(x: sp.Expr) -> bool:
 
     Logarithms of rationals are reduced to primes and exponentials of them collapse when
     parsed, so this decides the values the pipeline builds; a numerator that is not
-    syntactically 0 but is tiny numerically gets SymPy's simplify (one scalar) as a last word.
+    syntactically 0 but is tiny numerically is expanded once more (logarithms, powers) and
+    evaluated to DEEP_DIGITS; still undecided, it raises UndecidedError (no unbounded simplify).
     """
     if x.is_Rational:
         return x == 0
@@ -116,7 +119,17 @@ def is_zero(x: sp.Expr) -> bool:
     scale = max(abs(evaluator(t)) for t in sp.Add.make_args(numerator))
     if isinstance(value, ctx.mpf) and abs(value) > scale * ctx.mpf(10) ** -(SIGN_DIGITS - 10):
         return False
-    return sp.simplify(numerator) == 0
+    numerator = sp.expand(sp.powsimp(sp.expand_log(numerator), combine="exp"))
+    if numerator == 0:
+        return True
+    evaluator = _evaluator(DEEP_DIGITS)
+    value, ctx = evaluator(numerator), evaluator.ctx
+    scale = max(abs(evaluator(t)) for t in sp.Add.make_args(numerator))
+    if isinstance(value, ctx.mpf) and abs(value) > scale * ctx.mpf(10) ** -(DEEP_DIGITS - 10):
+        return False
+    raise UndecidedError(f"a value is 0 to {DEEP_DIGITS} digits but could not be proved exactly "
+                         "0 by expanding logarithms and powers; no answer is given rather than a "
+                         "guess")
 
 
 def sign(x: sp.Expr) -> int:

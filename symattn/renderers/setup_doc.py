@@ -7,7 +7,7 @@ from ..derivation import Derivation
 from .blocks import Block, Display, Label, Paragraph, Segment, joined, segments, step
 from .fit import Fit, chain, pack
 from .matrices import cells
-from .printer import math, matrix, tau_equation
+from .printer import matrix, tau_equation
 from .phrases import phrase
 
 
