@@ -4,6 +4,8 @@ changes, and these forms are built unevaluated so SymPy does not undo them."""
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import sympy as sp
 
 
@@ -24,12 +26,18 @@ def over_root(r: sp.Expr, d: int) -> sp.Expr:
 def integer_powers(expr: sp.Basic) -> sp.Basic:
     """e^{c ln n + b} written n^c e^b, and n^k · n^r written n^{k+r}, everywhere in expr."""
     if isinstance(expr, sp.MatrixBase):
-        return sp.ImmutableMatrix(expr.rows, expr.cols, [integer_powers(x) for x in expr])
+        return sp.ImmutableMatrix(expr.rows, expr.cols, [_powers(x) for x in expr])
+    return _powers(expr)
+
+
+@lru_cache(maxsize=1 << 15)
+def _powers(expr: sp.Basic) -> sp.Basic:
+    """integer_powers of one expression, memoized: a row's shared sum recurs in every entry."""
     if expr.is_Atom or not expr.args:
         return expr
     if isinstance(expr, sp.exp):
         return _exp_as_powers(expr.args[0])
-    args = [integer_powers(a) for a in expr.args]
+    args = [_powers(a) for a in expr.args]
     if expr.is_Mul:
         return _merged_powers(args)
     if all(a is b for a, b in zip(args, expr.args)):

@@ -8,6 +8,7 @@ A small reader of the LaTeX the printer writes: fractions, roots, scripts, array
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 # Computer Modern math italic (cmmi10) letters and upright digits, in points at 10 pt.
 _LOWER = dict(zip("abcdefghijklmnopqrstuvwxyz", (
@@ -91,14 +92,22 @@ class _Reader:
         return out
 
 
+@lru_cache(maxsize=1 << 16)
 def width(tex: str, style: str = "D") -> float:
-    """The width of a math string in points (10 pt), in display style unless told."""
+    """The width of a math string in points (10 pt), in display style unless told (memoized:
+    fitting a matrix measures the same cells inside every candidate line)."""
     return _width(_Reader(tex).tokens, style)
 
 
 def _width(tokens: list[str], style: str) -> float:
+    return _measured(tuple(tokens), style)
+
+
+@lru_cache(maxsize=1 << 16)
+def _measured(tokens: tuple[str, ...], style: str) -> float:
+    """_width of a token sequence, memoized: a cell's groups recur in every line holding it."""
     reader = _Reader("")
-    reader.tokens = tokens
+    reader.tokens = list(tokens)
     scale = _STYLES[style]
     total, previous = 0.0, "open"  # the class of the atom before, for TeX's spacing
     while (token := reader.next()) is not None:
