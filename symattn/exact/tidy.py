@@ -100,6 +100,14 @@ def fraction_sum(terms: Sequence[sp.Expr]) -> sp.Expr:
     return sp.Add(*parts)
 
 
+def _clearly_nonzero(numerator: sp.Expr, digits: int) -> bool:
+    """Does the sum evaluate, to `digits`, clear of 0 relative to its largest term?"""
+    evaluator = _evaluator(digits)
+    value, ctx = evaluator(numerator), evaluator.ctx
+    scale = max(abs(evaluator(t)) for t in sp.Add.make_args(numerator))
+    return isinstance(value, ctx.mpf) and abs(value) > scale * ctx.mpf(10) ** -(digits - 10)
+
+
 def is_zero(x: sp.Expr) -> bool:
     """Exactly zero? Over a common denominator the expanded numerator must vanish.
 
@@ -114,18 +122,12 @@ def is_zero(x: sp.Expr) -> bool:
     numerator = sp.expand(numerator)
     if numerator == 0:
         return True
-    evaluator = _evaluator(SIGN_DIGITS)
-    value, ctx = evaluator(numerator), evaluator.ctx
-    scale = max(abs(evaluator(t)) for t in sp.Add.make_args(numerator))
-    if isinstance(value, ctx.mpf) and abs(value) > scale * ctx.mpf(10) ** -(SIGN_DIGITS - 10):
+    if _clearly_nonzero(numerator, SIGN_DIGITS):
         return False
     numerator = sp.expand(sp.powsimp(sp.expand_log(numerator), combine="exp"))
     if numerator == 0:
         return True
-    evaluator = _evaluator(DEEP_DIGITS)
-    value, ctx = evaluator(numerator), evaluator.ctx
-    scale = max(abs(evaluator(t)) for t in sp.Add.make_args(numerator))
-    if isinstance(value, ctx.mpf) and abs(value) > scale * ctx.mpf(10) ** -(DEEP_DIGITS - 10):
+    if _clearly_nonzero(numerator, DEEP_DIGITS):
         return False
     raise UndecidedError(f"a value is 0 to {DEEP_DIGITS} digits but could not be proved exactly "
                          "0 by expanding logarithms and powers; no answer is given rather than a "
