@@ -9,6 +9,7 @@ the link, and run axe-core at 1280 and 390 px.
 from __future__ import annotations
 
 import json
+import math
 import os
 import shutil
 import subprocess
@@ -25,7 +26,7 @@ from symattn.page.build import DEFAULT_TEMPERATURES, build_page, parse_temperatu
 from symattn.page.data import MathStore, cell_decimal, collect
 from symattn.page.heads import heads_data
 from symattn.parse.expressions import parse_expression
-from symattn.renderers.printer import math
+from symattn.renderers.printer import math as tex_of
 
 TWO_HEADS = ROOT / "worked_examples" / "12_two_heads" / "problem.toml"
 SYMBOLIC_TAU = ROOT / "worked_examples" / "14_symbolic_temperature" / "problem.toml"
@@ -60,7 +61,7 @@ def assert_cells_equal(cells, expected, store: MathStore, places: int, where: st
         assert len(row) == len(want_row), where
         for j, ((index, decimal, *_), text) in enumerate(zip(row, want_row)):
             want = value(text)
-            assert store.items[index][0] == math(want), (where, i, j)
+            assert store.items[index][0] == tex_of(want), (where, i, j)
             assert decimal == cell_decimal(want, places), (where, i, j)
 
 
@@ -224,6 +225,14 @@ def test_a_link_with_a_head_restores_that_state(browser):
     for key in ("head", "hash", "A", "heat", "mask", "row", "tau"):
         assert restored[key] == before[key], key
     assert seen["bad"]["head"] == "1"  # a head that does not exist: the first
+
+
+def test_a_free_temperature_on_the_second_head_is_its_float64_softmax(browser):
+    seen = browser["switch"]["free"]
+    assert seen["head"] == "2" and seen["hash"] == "#head=2&row=2&tau=1.234&mask=off&step=1"
+    scores = [0.0, math.log(3), math.log(3)]  # head 2, row 2: S = (0, ln 3, ln 3), no mask, no scale
+    weights = [math.exp(s / 1.234) for s in scores]
+    assert seen["heat"][3:6] == [f"≈{w / sum(weights):.4f}" for w in weights]
 
 
 @pytest.mark.parametrize("name", ["layout-1280", "layout-390", "layout-zh-390"])

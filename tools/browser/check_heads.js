@@ -75,6 +75,10 @@ async function switchHeads(browser, job) {
   await shared.reload();
   await ready(shared);
   out.bad = await observe(shared);
+  await shared.goto(url + "#head=2&row=2&tau=1.234&mask=off"); // a free temperature, float64 in the page
+  await shared.reload();
+  await ready(shared);
+  out.free = await observe(shared);
   await context.close();
   return out;
 }
