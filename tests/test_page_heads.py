@@ -110,6 +110,9 @@ def test_every_head_offers_the_same_temperatures_and_its_own_projections(two_hea
         assert sorted(head["projections"]["tables"]) == ["W_K", "W_Q", "W_V", "X"]
     w_k = [[store.items[cell[0]][0] for cell in row] for row in data["heads"][1]["projections"]["tables"]["W_K"]]
     assert w_k == [["0"], [r"\ln 3"]]
+    second = data["heads"][1]
+    assert store.items[second["projections"]["headings"]["K"]][0] == "K^{(2)} = XW_K^{(2)}"
+    assert store.items[second["headings"]["O"]][0] == "O^{(2)} = AV"  # the block of C it becomes
     assert data["title"] == "Two heads" and data["defaults"]["head"] == 1
 
 

@@ -46,5 +46,17 @@ def heads_data(problem: MultiHeadProblem, temperatures: list[sp.Expr], lang: str
     }
     title = (lang == "zh" and problem.title_zh) or problem.title or collected[0]["title"]
     heads = [{name: value for name, value in data.items() if name not in SHARED} for data in collected]
+    for h, (head, given) in enumerate(zip(heads, problem.heads), start=1):
+        head["headings"] = {**head["headings"], "O": store.add(f"O^{{({h})}} = AV")}  # a block of C
+        if head["projections"] is not None:
+            head["projections"]["headings"] |= head_headings(store, h, given.projections.Y is not None)
     return {**collected[0], "title": title, "heads": heads, "combine": combine,
             "defaults": {**collected[0]["defaults"], "head": 1}}
+
+
+def head_headings(store: MathStore, h: int, cross: bool) -> Json:
+    """Head h's own projections by name: W_Q^{(h)}, and Q^{(h)} = X W_Q^{(h)}."""
+    source = "Y" if cross else "X"
+    out = {f"W_{n}": store.add(f"W_{n}^{{({h})}}") for n in "QKV"}
+    return out | {n: store.add(f"{n}^{{({h})}} = {source if n != 'Q' else 'X'}W_{n}^{{({h})}}")
+                  for n in "QKV"}
