@@ -143,12 +143,6 @@ def test_a_problem_whose_every_state_fails_is_refused(capsys, tmp_path):
     assert err.startswith("error: ") and "may read no key" in err and err.count("\n") == 1
 
 
-def test_a_multi_head_file_is_refused_in_one_line(capsys):
-    for path in sorted(MULTI_HEAD):
-        assert cli.main(["page", str(path)]) == 2
-        assert "a course page shows one attention head" in capsys.readouterr().err
-
-
 def test_a_shape_only_problem_gives_its_shapes():
     (path,) = sorted(SHAPE_ONLY)
     data = collect(load_problem(path), [], "en", MathStore())

@@ -23,10 +23,11 @@ import sympy as sp
 
 from ..errors import InputError
 from ..limits import MAX_TEMPERATURES
-from ..model import Problem, ShapeProblem
+from ..model import MultiHeadProblem, Problem, ShapeProblem
 from ..parse.expressions import parse_expression
 from ..renderers.phrases import LANGUAGES
 from .data import MathStore, collect
+from .heads import heads_data
 from .katex import katex_css, katex_script
 
 ASSETS = Path(__file__).resolve().parent / "assets"
@@ -54,26 +55,24 @@ def parse_temperatures(text: str) -> list[sp.Expr]:
     return values
 
 
-def build_page(problem: Problem | ShapeProblem, *, lang: str | None = None,
+def build_page(problem: Problem | ShapeProblem | MultiHeadProblem, *, lang: str | None = None,
                temperatures: list[sp.Expr] | None = None) -> str:
     """The page as one HTML string. lang None: the problem's [derivation] lang, else English.
 
     Raises:
         InputError: every state of the controls fails (the first state's reason).
     """
-    if not isinstance(problem, (Problem, ShapeProblem)):
-        heads = len(getattr(problem, "heads", ()))
-        raise InputError(f"a course page shows one attention head; this file has {heads} heads "
-                         "(give each head its own problem file)",
-                         source=getattr(problem, "source", None))
-    if getattr(problem, "start", "Q") != "Q":
-        raise InputError(f"a course page shows Q, K and V; this problem gives {problem.start} "
+    heads = problem.heads if isinstance(problem, MultiHeadProblem) else (problem,)
+    given = next((h.start for h in heads if getattr(h, "start", "Q") != "Q"), None)
+    if given:
+        raise InputError(f"a course page shows Q, K and V; this problem gives {given} "
                          "(use symattn solve for its derivation)", source=problem.source)
     lang = lang or str(dict(getattr(problem, "presentation", ())).get("lang", "en"))
     if lang not in LANGUAGES:
         raise InputError(f"unknown language {lang!r}; languages are {', '.join(LANGUAGES)}")
     store = MathStore()
-    data = collect(problem, temperatures or parse_temperatures(DEFAULT_TEMPERATURES), lang, store)
+    gather = heads_data if isinstance(problem, MultiHeadProblem) else collect
+    data = gather(problem, temperatures or parse_temperatures(DEFAULT_TEMPERATURES), lang, store)
     return fill_template(data, store.items)
 
 

@@ -80,8 +80,7 @@ def collect(problem: Problem | ShapeProblem, temperatures: list[sp.Expr], lang: 
     p = problem
     return {
         **common(p, lang, store, places), "kind": "values",
-        "inputs": {name: grid(store, getattr(p, name), None, None if p.symbols else places)
-                   for name in "QKV"},
+        "inputs": {name: grid(store, getattr(p, name), None, places) for name in "QKV"},
         "temperatures": [{"key": key(t), "m": store.add(math(t)), "dec": short_decimal(t, places),
                           **rational(t)} for t in taus],
         "free": free_data(p, masks),
@@ -122,12 +121,11 @@ def projections(store: MathStore, p: Problem, places: int) -> Json | None:
     given = p.projections
     if given is None:
         return None
-    shown = None if p.symbols else places
     names = ["X", "W_Q", "W_K", "W_V"] + (["Y"] if given.Y is not None else [])
     source = "Y" if given.Y is not None else "X"
     headings = {name: name for name in names} | {
         "Q": "Q = XW_Q", "K": f"K = {source}W_K", "V": f"V = {source}W_V"}
-    return {"tables": {name: grid(store, getattr(given, name), None, shown) for name in names},
+    return {"tables": {name: grid(store, getattr(given, name), None, places) for name in names},
             "headings": {name: store.add(tex) for name, tex in headings.items()},
             "cross": given.Y is not None}
 
@@ -241,9 +239,8 @@ def variant(problem: Problem, tau: sp.Expr, mask: str, lang: str, places: int,
     trace = attend(replace(at, mask=mask))
     report = check(trace)
     d = derive(trace, report, Options(lang=lang, detail="full", places=places))
-    exact = not at.symbols
-    tables = {name: grid(store, d.display.get(name, trace.stage(name)), trace.stage(name),
-                         places if exact else None) for name in STATE_TABLES}
+    tables = {name: grid(store, d.display.get(name, trace.stage(name)), trace.stage(name), places)
+              for name in STATE_TABLES}
     return {
         "tables": tables,
         "names": [block_json(store, b) for b in names_blocks(d)],
@@ -255,6 +252,7 @@ def variant(problem: Problem, tau: sp.Expr, mask: str, lang: str, places: int,
                  for steps in d.rows],
         "checks": [block_json(store, b) for b in flat(check_blocks(d))],
         "passed": report.passed,
+        "symbols": [str(s) for s in at.symbols],  # left symbolic: no colours, no decimals
     }
 
 
@@ -290,7 +288,7 @@ def grid(store: MathStore, shown: sp.ImmutableMatrix, exact: sp.ImmutableMatrix 
 
 
 def cell_decimal(value: sp.Expr, places: int | None) -> str | None:
-    if places is None or value.is_Integer or value is sp.S.NegativeInfinity:
+    if places is None or value.is_Integer or not value.is_number or value is sp.S.NegativeInfinity:
         return None
     return decimal_string(value, places)
 

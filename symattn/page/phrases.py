@@ -181,6 +181,37 @@ PAGE_PHRASES: dict[str, dict[str, str]] = {
                      "typeset in this page by KaTeX (MIT licence). The page needs no network access.",
                "zh": "由 symattn 从 {source} 生成。精确值由 SymPy 计算，并与独立的 mpmath 数值计算核对；"
                      "小数保留 {places} 位；公式由本页内的 KaTeX（MIT 许可）排版。本页无需联网。"},
+    # ---- multi-head pages and symbolic states ----
+    "head": {"en": "Head", "zh": "注意力头"},
+    "head_option": {"en": "{head} of {count} · {setting}", "zh": "第 {head} 个（共 {count} 个）· {setting}"},
+    "head_masked": {"en": "τ = {tau}, causal mask", "zh": "τ = {tau}，因果掩码"},
+    "head_unmasked": {"en": "τ = {tau}, no mask", "zh": "τ = {tau}，无掩码"},
+    "head_tag": {"en": "head {head}", "zh": "第 {head} 个头"},
+    "heads_title": {"en": "Combining the heads: concatenate, then project",
+                    "zh": "合并各头：先拼接，再投影"},
+    "share_heads": {"en": "Share link (restores head, row, temperature, mask and step)",
+                    "zh": "分享链接（恢复注意力头、行、温度、掩码与步骤）"},
+    "heads_note": {"en": "Each head's output O (its last table above) becomes a block of columns "
+                         "of C; C times W_O is the layer's output. These three tables are exact, "
+                         "at each head's own temperature and mask as the file gives them.",
+                   "zh": "每个头的输出 O（上方该头的最后一张表）成为 C 的一组列；C 乘 W_O 即本层输出。"
+                         "这三张表为精确值，各头取文件给定的温度与掩码。"},
+    "heads_other_state": {"en": "Head {head} is shown above at another temperature or mask, so "
+                                "its O there differs from its block of C.",
+                          "zh": "上方第 {head} 个头显示的是另一温度或掩码，故其 O 与 C 中对应的列不同。"},
+    "words_C": {"en": "heads' outputs side by side", "zh": "各头输出并排"},
+    "words_W_O": {"en": "output projection", "zh": "输出投影"},
+    "words_MHA": {"en": "multi-head output", "zh": "多头输出"},
+    "symbolic_tau_note": {"en": "At τ = {tau} the weights are functions of {tau}, not numbers: the "
+                                "heatmap has no colours and the tables no decimals here. Choose a "
+                                "numeric temperature to see them.",
+                          "zh": "在 τ = {tau} 时权重是 {tau} 的函数而不是数：此处热力图无颜色，表格无小数。"
+                                "选一个数值温度即可看到。"},
+    "symbolic_note": {"en": "These weights depend on {symbols}, which has no value on this page: "
+                            "the heatmap has no colours and the tables no decimals. symattn solve "
+                            "--subs gives exact values at chosen values.",
+                      "zh": "这些权重依赖于 {symbols}，本页未给它取值：热力图无颜色，表格无小数。"
+                            "symattn solve --subs 可在指定取值下给出精确值。"},
 }
 """Key -> language -> text; every key in both languages with the same placeholders."""
 

@@ -50,8 +50,8 @@
   }
 
   // ---- state and the URL -------------------------------------------------------------------
-  const taus = data.temperatures || [];
-  const free = values ? data.free : null; // any tau in [min, max] computed here in float64
+  let taus = data.temperatures || [];
+  let free = values ? data.free : null; // any tau in [min, max] computed here in float64
   const state = readHash();
 
   // ---- temperatures: a generated one (exact) or a free one (float64, marked ≈) -------------
@@ -100,7 +100,8 @@
 
   function readHash() {
     const params = new URLSearchParams(location.hash.slice(1));
-    const chosen = Object.assign({ row: sizes.n_q, step: 1 }, data.defaults || {});
+    const head = headFromHash(params); // a multi-head page: that head's data becomes the page's
+    const chosen = Object.assign({ row: sizes.n_q, step: 1 }, data.defaults || {}, head ? { head } : {});
     const row = Number(params.get("row"));
     if (Number.isInteger(row) && row >= 1 && row <= sizes.n_q) chosen.row = row;
     const step = Number(params.get("step"));
@@ -115,7 +116,7 @@
   }
 
   function writeHash() {
-    const fields = { row: state.row };
+    const fields = data.heads ? { head: state.head, row: state.row } : { row: state.row };
     if (values) Object.assign(fields, { tau: state.tau, mask: state.mask });
     fields.step = state.step;
     const hash = "#" + new URLSearchParams(fields).toString();
@@ -145,7 +146,7 @@
   // A free temperature: R, S, M and what each row may read are those of every generated state with
   // this mask (they do not depend on tau); L, A and O are computed in float64.
   function freeVariant() {
-    const id = state.tau + ":" + state.mask;
+    const id = state.head + ":" + state.tau + ":" + state.mask;
     if (computed.has(id)) return computed.get(id);
     const states = taus.map((_, k) => data.variants[k + ":" + state.mask]);
     const base = states.find((v) => !v.error) || states[0];
@@ -264,11 +265,11 @@
   }
 
   function change(update) {
-    const before = JSON.stringify([state.row, state.tau, state.mask]);
+    const before = JSON.stringify([state.row, state.tau, state.mask, state.head]);
     Object.assign(state, update);
     $("tau-error").hidden = true; // any accepted change clears a refused typed temperature
     $("tau-text").removeAttribute("aria-invalid");
-    if (JSON.stringify([state.row, state.tau, state.mask]) !== before) renderState();
+    if (JSON.stringify([state.row, state.tau, state.mask, state.head]) !== before) renderState();
     else syncControls();
     let start = performance.now();
     renderWalk();
@@ -298,6 +299,7 @@
     timed("tables", () => renderTables(error ? null : v));
     timed("derivation", () => renderDerivation(error ? null : v));
     renderMistakes();
+    renderHeads(v);
   }
 
   // The weight's colour, from near white to deep blue, and whether white text reads on it: black
@@ -537,6 +539,92 @@
   const fitSoon = () => { cancelAnimationFrame(fitting); fitting = requestAnimationFrame(fitLayout); };
   window.addEventListener("resize", fitSoon);
 
+  // ---- multi-head pages: the head selector, the chosen head's data, the concatenation and W_O;
+  // ---- and the note of a state left symbolic (no colours, no decimals) ---------------------
+  function headFromHash(params) { // the head named in the link, else the first; undefined: one head
+    if (!data.heads) return undefined;
+    const h = Number(params.get("head"));
+    const head = Number.isInteger(h) && h >= 1 && h <= data.heads.length ? h : 1;
+    useHead(head);
+    return head;
+  }
+
+  function useHead(head) { // the head's tables, temperatures, mask and defaults become the page's
+    const chosen = data.heads[head - 1];
+    const projected = chosen.projections ? chosen.projections.headings : {};
+    Object.assign(data, chosen, { headings: Object.assign({}, chosen.headings, projected, data.combine.headings) });
+    if (chosen.projections) {
+      for (const name of Object.keys(chosen.projections.tables)) data.words[name] = P[name.startsWith("W") ? "words_W" : "words_" + name];
+    }
+    Object.assign(sizes, chosen.sizes);
+    taus = data.temperatures || [];
+    free = data.free;
+    $("mask-label").textContent = data.maskLabel ? P[data.maskLabel] : "";
+    $("mask").closest(".control").hidden = !data.maskLabel;
+  }
+
+  function pickHead(head) { // keep the row and a temperature the head has; its own mask
+    useHead(head);
+    change({ head, tau: acceptedTau(state.tau) ? state.tau : data.defaults.tau, mask: data.defaults.mask });
+  }
+
+  function setUpHeads() {
+    if (!data.heads) return;
+    const select = el("select", { id: "head" });
+    data.combine.settings.forEach((own, k) => {
+      const setting = fill(own.mask === "none" ? "head_unmasked" : "head_masked", { tau: own.tau });
+      select.append(el("option", { value: k + 1, text: fill("head_option", { head: k + 1, count: data.heads.length, setting }) }));
+    });
+    select.addEventListener("change", () => pickHead(Number(select.value)));
+    $("controls").prepend(el("div", { class: "control head-control" }, el("label", { for: "head", text: P.head }), select));
+    for (const id of ["heatmap-title", "walk-title", "tables-title", "derivation-title", "mistakes-title"]) {
+      $(id).append(el("span", { class: "head-tag" }));
+    }
+    for (const name of ["C", "W_O", "MHA"]) data.words[name] = P["words_" + name];
+    document.querySelector("label[for='share-url']").textContent = P.share_heads;
+    const section = el("section", { class: "block", id: "heads-block", "aria-labelledby": "heads-title" },
+      el("h2", { id: "heads-title", text: P.heads_title }),
+      el("div", { class: "display" }, mathNode(data.combine.formula)),
+      el("p", { class: "note", id: "heads-note" }), el("div", { id: "heads-tables", class: "tables" }));
+    $("tables-title").closest("section").after(section);
+  }
+
+  function renderHeads(v) {
+    renderSymbolic(v);
+    if (!data.heads) return;
+    $("head").value = String(state.head);
+    for (const tag of document.querySelectorAll(".head-tag")) tag.textContent = " · " + fill("head_tag", { head: state.head });
+    const own = data.combine.settings[state.head - 1];
+    const same = generatedIndex(state.tau) === generatedIndex(own.tau) && state.mask === data.defaults.mask;
+    $("heads-note").textContent = P.heads_note + (same ? "" : " " + fill("heads_other_state", { head: state.head }));
+    const tables = data.combine.tables;
+    const numbers = (cells) => cells.map((_, r) => String(r + 1));
+    $("heads-tables").replaceChildren(
+      matrixCard("C", tables.C, data.rowLabels, numbers(tables.C[0]), null),
+      matrixCard("W_O", tables.W_O, numbers(tables.W_O), numbers(tables.W_O[0]), null),
+      matrixCard("MHA", tables.MHA, data.rowLabels, numbers(tables.MHA[0]), null));
+  }
+
+  // A section laid out only when near the screen (content-visibility: auto) learns whether its
+  // displays scroll sideways when it is laid out: fit them then (keyboard reach, region names).
+  document.addEventListener("contentvisibilityautostatechange", fitSoon, true);
+
+  // A state whose weights are still expressions (a symbolic temperature, or another symbol) has
+  // no colours and no decimals: say why under the heatmap.
+  function renderSymbolic(v) {
+    let note = $("symbolic-note");
+    if (!note) {
+      note = el("p", { class: "note symbolic-note", id: "symbolic-note", hidden: true });
+      $("heatmap").closest(".scroll").after(note);
+    }
+    const symbols = v && !v.error && !v.free && !v.weights && v.symbols ? v.symbols : [];
+    note.hidden = !symbols.length;
+    if (!symbols.length) return;
+    const onlyTau = symbols.length === 1 && symbols[0] === state.tau;
+    note.textContent = onlyTau ? fill("symbolic_tau_note", { tau: state.tau }) : fill("symbolic_note", { symbols: symbols.join(P.list_separator) });
+  }
+
+  setUpHeads();
   setUpControls();
   renderState();
   setUpWalk();
