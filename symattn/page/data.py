@@ -27,6 +27,8 @@ from ..renderers.markdown import block as markdown_block
 from ..renderers.phrases import PHRASES
 from ..renderers.printer import approx as approx_math
 from ..renderers.printer import escape_text, math
+from .handcheck import hand_checks
+from .lesson import PAGE_TAKEN, legend, lesson_data
 from .mistakes import mistakes_data
 from .phrases import page_phrases
 
@@ -190,6 +192,7 @@ def common(p: Problem | ShapeProblem, lang: str, store: MathStore, places: int) 
                     for letter in ("q", "O")},
         "words": {name: PHRASES[WORDS[name]][lang] for name in TABLES},
         "phrases": page_phrases(lang),
+        "lesson": lesson_data(getattr(p, "page", None), lang),
     }
 
 
@@ -240,7 +243,7 @@ def variant(problem: Problem, tau: sp.Expr, mask: str, lang: str, places: int,
     at = at_temperature(problem, tau)
     trace = attend(replace(at, mask=mask))
     report = check(trace)
-    d = derive(trace, report, Options(lang=lang, detail="full", places=places))
+    d = derive(trace, report, Options(lang=lang, detail="full", places=places), set(PAGE_TAKEN))
     exact = not at.symbols
     tables = {name: grid(store, d.display.get(name, trace.stage(name)), trace.stage(name),
                          places if exact else None) for name in STATE_TABLES}
@@ -255,6 +258,9 @@ def variant(problem: Problem, tau: sp.Expr, mask: str, lang: str, places: int,
                  for steps in d.rows],
         "checks": [block_json(store, b) for b in flat(check_blocks(d))],
         "passed": report.passed,
+        "legend": legend(d, store),
+        "hand": hand_checks(trace, trace.readable, zero_reasons(trace.problem, trace.readable),
+                            texts(d.decimals.get("A")), places, lang, store),
     }
 
 
