@@ -134,7 +134,7 @@ def test_the_hand_check_of_row_3_at_085_with_the_mask_gives_the_lessons_numbers(
     assert r"S_{3,1} = \frac{R_{3,1}}{\sqrt{3}} = \sqrt{3} \approx 1.732" in answers[2]
     assert trace.S[2, 0] == sp.sqrt(3)
     assert r"\left(0, 0, 0, -\infty, -\infty\right)" in answers[3]
-    assert "columns 4 (future position), 5 (future position)" in answers[3]
+    assert answers[3].endswith("Blocked, with weight exactly 0: 分配 (future position), 权重 (future position).")
     assert r"\tau = 0.85" in dos[4]
     assert trace.L[2, 0] == 20 * sp.sqrt(3) / 17
     assert rf"L_{{3,1}} = \frac{{S_{{3,1}}}}{{\tau}} = \frac{{20 \sqrt{{3}}}}{{17}} \approx " \
@@ -147,7 +147,7 @@ def test_the_hand_check_of_row_3_at_085_with_the_mask_gives_the_lessons_numbers(
                                  "rounded weights add up to 0.999, not 1")
     outputs = [decimal_string(trace.O[2, c], 3) for c in range(2)]
     assert answers[6] == (rf"$O_{{3,1}} \approx 0.376 \cdot 1 + 0.175 \cdot 0 + 0.448 \cdot 2 \approx "
-                          rf"{outputs[0]},\quad O_{{3,2}} \approx 0.376 \cdot 0 + 0.175 \cdot 1 + "
+                          rf"{outputs[0]}$; $O_{{3,2}} \approx 0.376 \cdot 0 + 0.175 \cdot 1 + "
                           rf"0.448 \cdot 1 \approx {outputs[1]}$; O is 5 × 2.")
 
 
@@ -200,7 +200,7 @@ def lesson_browser(tmp_path_factory) -> dict:
         problem = load_problem(path) if path else parse_problem(text_)
         pages[name] = out / f"{name}.html"
         pages[name].write_text(build_page(problem, lang=lang), encoding="utf-8")
-    shots = ROOT / "build" / "page-lesson"
+    shots = ROOT / "build" / "page-lesson"  # screenshots of the lesson's parts, for review
     shots.mkdir(parents=True, exist_ok=True)
     done = subprocess.run(["node", str(BROWSER_DIR / "check_lesson.js"), browser,
                            json.dumps({k: str(v) for k, v in pages.items()}), str(shots)],
@@ -223,23 +223,39 @@ def test_the_predictions_and_the_claim_come_first_and_the_claim_answers(lesson_b
 
 def test_hand_check_answers_are_hidden_until_revealed_and_follow_the_row(lesson_browser):
     seen = lesson_browser["demo"]
-    assert seen["steps"] == 7
-    assert seen["answersVisibleBefore"] == 0
+    assert seen["steps"] == 7 and seen["log"]["pageErrors"] == [] and seen["log"]["requests"] == []
+    assert seen["answersVisibleBefore"] == 0  # nothing shown before the student asks
+    assert (seen["revealFocus"], seen["answersVisibleOne"]) == ("hand-summary-6", 1)  # by keyboard
     assert seen["answersVisibleAfter"] == 7
-    assert "0.376, 0.175, 0.448, 0, 0" in seen["answer6"] and "0.999" in seen["answer6"]
-    assert seen["revealFocus"] == "hand-summary-6"
-    assert seen["openAfterRowChange"] == 7 and "row 2" in seen["answer6Row2"]
-    assert "(0.5, 0.5, 0, 0, 0)" in lesson_browser["ex13"]["answer6Row2"] or \
-        lesson_browser["ex13"]["answer6Row2"]
-    assert "7/3" in lesson_browser["ex02"]["answer7"].replace(" ", "") or \
-        "73" in lesson_browser["ex02"]["answer7"]
+    assert seen["handNote"].endswith("query row 3 (上下文), τ = 17/20, mask on.")
+    assert seen["answer6"].startswith(r"The weights are $\left(0.376, 0.175, 0.448, 0, 0\right)$; "
+                                      "the rounded weights add up to 0.999, not 1")
+    assert r"$\tau = 0.85$" in seen["dos"][4] and "not the temperature" in seen["dos"][2]
+    assert seen["answers"][6].endswith("; O is 5 × 2.")
+    # another row: the same answers stay open, the focus stays on the row control, new numbers
+    assert (seen["openAfterRowChange"], seen["focusAfterRowChange"]) == (7, "row")
+    trace = attend(load_problem(DEMO))
+    row2 = ", ".join(decimal_string(x, 3) if x else "0" for x in trace.A.row(1))  # masked: 0
+    assert seen["answer6Row2"] == (f"The weights are $\\left({row2}\\right)$; the rounded weights "
+                                   "add up to 1.000.")
+    # a free temperature: steps 1 to 4 still hold (they do not depend on tau), 5 to 7 point to
+    # the exact temperatures
+    assert seen["freeDo5"].startswith("At τ = 1.234 this page computes float64 values")
+    assert seen["freeDetails5Hidden"] is True and "分配 (future position)" in seen["freeAnswer4"]
+    # example 02: the course's exact answers 1/6, 1/2, 1/3 and 7/3
+    assert r"O_{3,1} = \frac{1}{6} \cdot 2 + 0.5 \cdot 0 + \frac{1}{3} \cdot 6 = \frac{7}{3}" in \
+        lesson_browser["ex02"]["answer7"]
 
 
-def test_a_changed_name_is_announced_with_its_legend(lesson_browser):
+def test_a_changed_name_is_announced_beside_its_legend(lesson_browser):
     seen = lesson_browser["ex13"]
-    assert seen["legendBeside"] >= 2  # beside the tables and the derivation
-    assert "now stand for other values" in seen["namesChanged"]
+    assert seen["legendBeside"] == 2 and seen["legendNames"] == ["t"]  # tables and derivation
     assert seen["namesChangedBefore"] == ""
+    trace = attend(load_problem(ROOT / "worked_examples" / "13_five_tokens_no_mask" / "problem.toml"))
+    was = decimal_string(sp.exp(sp.sqrt(3) / 3 / trace.problem.temperature), 4)  # e^(S/tau), S = 1/√3
+    assert seen["namesChanged"] == ("These names now stand for other values than at the previous "
+                                    f"state (τ = 17/20, mask off):$t$ was ≈ {was}")
+    assert seen["namesChangedInDerivation"] == seen["namesChanged"]
 
 
 def test_hostile_page_text_stays_inert(lesson_browser):

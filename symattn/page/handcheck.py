@@ -53,14 +53,19 @@ class HandCheck:
 
     # ---- text and math ---------------------------------------------------------------------
     def say(self, key: str, **fields: Any) -> Segments:
-        """A phrase as segments: text stays text; a field given as ("m", tex) becomes math."""
+        """A phrase as segments: text stays text; a field given as ("m", tex) becomes math, as a
+        list of TeX several formulas."""
         out: Segments = []
         text = self.words[key]
         last = 0
         for match in _FIELD.finditer(text):
             out.append(text[last:match.start()])
             value = fields[match.group(1)]
-            out.append(self.store.add(value[1]) if isinstance(value, tuple) else str(value))
+            if isinstance(value, list):  # several formulas, one after another: each its own math
+                for k, tex in enumerate(value):
+                    out += ([self.words["hand_separator"]] if k else []) + [self.store.add(tex)]
+            else:
+                out.append(self.store.add(value[1]) if isinstance(value, tuple) else str(value))
             last = match.end()
         out.append(text[last:])
         return [s for s in out if s != ""]
@@ -90,9 +95,6 @@ class HandCheck:
     def cell(self, name: str, j: int, c: int | None = None) -> str:
         return f"{name}_{{{self.i + 1},{j + 1 if c is None else c + 1}}}"
 
-    def joined(self, parts: list[str]) -> tuple[str, str]:
-        return ("m", r",\quad ".join(parts))
-
     # ---- the seven steps -------------------------------------------------------------------
     def columns(self) -> dict[str, Segments]:
         p = self.p
@@ -108,7 +110,7 @@ class HandCheck:
             parts.append(rf"{self.cell('R', j)} = \mathbf{{q}}_{{{self.i + 1}}} \cdot "
                          rf"\mathbf{{k}}_{{{j + 1}}} = {terms} = {self.value(R[self.i, j])}")
         return self.step("scores", {"row": self.i + 1, "cells": self.columns_text()},
-                         {"cells": self.joined(parts)})
+                         {"cells": parts})
 
     def columns_text(self) -> str:
         return self.words["list_separator"].join(str(j + 1) for j in self.cells)
@@ -123,7 +125,7 @@ class HandCheck:
             formula = lambda j: rf"s\,{self.cell('R', j)}"  # noqa: E731
         parts = [rf"{self.cell('S', j)} = {formula(j)} = {self.value(S[self.i, j])}"
                  for j in self.cells if R[self.i, j] is not sp.S.NegativeInfinity]
-        return self.step(key, {"by": by}, {"cells": self.joined(parts)})
+        return self.step(key, {"by": by}, {"cells": parts})
 
     def mask(self) -> dict[str, Segments]:
         row = self.t.M.row(self.i)
@@ -135,7 +137,7 @@ class HandCheck:
             return {"do": self.say("hand_mask", row=self.i + 1),
                     "ans": self.say("hand_" + key, **fields)}
         reasons = self.words["list_separator"].join(
-            f"{j + 1} ({self.words['zero_' + str(self.zeros[j])]})" for j in blocked)
+            f"{self.p.column_labels[j]} ({self.words['zero_' + str(self.zeros[j])]})" for j in blocked)
         return self.step("mask", {"row": self.i + 1}, {**fields, "keys": reasons})
 
     def logits(self) -> dict[str, Segments]:
@@ -152,7 +154,7 @@ class HandCheck:
         if blocked is not None and blocked not in self.cells:
             parts.append(rf"{self.cell('L', blocked)} = -\infty")
         return self.step("logits", {"tau": ("m", rf"\tau = {self.value(tau)}")},
-                         {"cells": self.joined(parts)})
+                         {"cells": parts})
 
     def softmax(self) -> dict[str, Segments]:
         fields: dict[str, Any] = {"row": self.i + 1, "places": self.places}
@@ -186,4 +188,4 @@ class HandCheck:
             relation = "=" if exact else r"\approx"
             parts.append(f"{self.cell('O', 0, c)} {relation} {terms} {end}")
         fields = {"row": self.i + 1, "n_q": self.p.n_q, "d_v": self.p.d_v}
-        return self.step("outputs", fields, {**fields, "cells": self.joined(parts)})
+        return self.step("outputs", fields, {**fields, "cells": parts})

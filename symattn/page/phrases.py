@@ -120,8 +120,6 @@ PAGE_PHRASES: dict[str, dict[str, str]] = {
     "mistake_same_result": {"en": "gives the right result here", "zh": "在本题恰好得到正确结果"},
     "mistake_over_budget": {"en": "too costly to compute here", "zh": "计算代价过高，未计算"},
     "tables": {"en": "The nine tables", "zh": "九张表"},
-    "names_legend": {"en": "Names used in the tables and the derivation:",
-                     "zh": "表格与推导中使用的记号："},
     "shape": {"en": "{rows} × {cols}", "zh": "{rows} × {cols}"},
     "derivation": {"en": "Derivation of the current row", "zh": "当前行的推导"},
     "all_passed": {"en": "All checks pass.", "zh": "全部核对通过。"},
@@ -196,10 +194,11 @@ PAGE_PHRASES: dict[str, dict[str, str]] = {
     "hand_note": {"en": "Do each step on paper first, then reveal its answer. The steps and answers "
                         "follow the current query row, temperature and mask: {state}.",
                   "zh": "每一步先在纸上完成，再展开答案。步骤与答案随当前 query 行、温度与掩码变化：{state}。"},
-    "hand_state": {"en": "query row {row} ({label}), τ = {tau}, {mask}",
-                   "zh": "第 {row} 个 query（{label}），τ = {tau}，{mask}"},
+    "hand_state": {"en": "query row {row} ({label}), τ = {tau}",
+                   "zh": "第 {row} 个 query（{label}），τ = {tau}"},
     "mask_on": {"en": "mask on", "zh": "掩码开启"},
     "mask_off": {"en": "mask off", "zh": "掩码关闭"},
+    "hand_separator": {"en": "; ", "zh": "；"},
     "hand_reveal": {"en": "Answer", "zh": "答案"},
     "hand_free": {"en": "At τ = {tau} this page computes float64 values: the exact answers to "
                         "steps 5 to 7 are given at τ = {taus}.",
@@ -225,9 +224,8 @@ PAGE_PHRASES: dict[str, dict[str, str]] = {
     "hand_scaled_by_answer": {"en": "{cells}", "zh": "{cells}"},
     "hand_mask": {"en": "Read row {row} of the mask M in this state: which cells are −∞, and why?",
                   "zh": "读出当前状态下掩码 M 的第 {row} 行：哪些单元为 −∞，为什么？"},
-    "hand_mask_answer": {"en": "Row {row} of M is {M}: the keys in columns {keys} may not be read, "
-                               "so their weights are exactly 0.",
-                         "zh": "M 的第 {row} 行为 {M}：第 {keys} 列的 key 不可读取，其权重精确为 0。"},
+    "hand_mask_answer": {"en": "Row {row} of M is {M}. Blocked, with weight exactly 0: {keys}.",
+                         "zh": "M 的第 {row} 行为 {M}。被禁止、权重精确为 0 的 key：{keys}。"},
     "hand_mask_none_answer": {"en": "Row {row} of M is {M}: without a mask every cell of M is 0 "
                                     "and every key may be read.",
                               "zh": "M 的第 {row} 行为 {M}：关闭掩码时 M 全为零，每个 key 都可读取。"},
