@@ -68,7 +68,13 @@ class HandCheck:
                 out.append(self.store.add(value[1]) if isinstance(value, tuple) else str(value))
             last = match.end()
         out.append(text[last:])
-        return [s for s in out if s != ""]
+        merged: Segments = []
+        for part in out:  # neighbouring texts as one
+            if isinstance(part, str) and merged and isinstance(merged[-1], str):
+                merged[-1] += part
+            elif part != "":
+                merged.append(part)
+        return merged
 
     def step(self, key: str, do: dict[str, Any], answer: dict[str, Any]) -> dict[str, Segments]:
         return {"do": self.say(f"hand_{key}", **do), "ans": self.say(f"hand_{key}_answer", **answer)}
@@ -99,7 +105,8 @@ class HandCheck:
     def columns(self) -> dict[str, Segments]:
         p = self.p
         fields = {"row": self.i + 1, "label": p.row_labels[self.i]}
-        return self.step("columns", fields, {**fields, "d_k": p.d_k, "d_v": p.d_v})
+        key = "columns_plain" if fields["label"] == str(fields["row"]) else "columns"  # no tokens
+        return self.step(key, fields, {**fields, "d_k": p.d_k, "d_v": p.d_v})
 
     def scores(self) -> dict[str, Segments]:
         Q, K, R = self.t.problem.Q, self.t.problem.K, self.t.R

@@ -210,6 +210,13 @@ PAGE_PHRASES: dict[str, dict[str, str]] = {
                                   "d_k = {d_k}); {label} is row {row}.",
                             "zh": "Q、K、V 的列数为 {d_k}、{d_k}、{d_v}（Q 与 K 共享 d_k = {d_k}）；"
                                   "“{label}”是第 {row} 行。"},
+    "hand_columns_plain": {"en": "In the tables Q, K and V, count the columns, and find the row of "
+                                 "the current query.",
+                           "zh": "在 Q、K、V 表中核对列数，并找到当前 query 所在的行。"},
+    "hand_columns_plain_answer": {"en": "Q, K and V have {d_k}, {d_k} and {d_v} columns (Q and K "
+                                        "share d_k = {d_k}); the current query is row {row}.",
+                                  "zh": "Q、K、V 的列数为 {d_k}、{d_k}、{d_v}（Q 与 K 共享 d_k = {d_k}）；"
+                                        "当前 query 是第 {row} 行。"},
     "hand_scores": {"en": "Take the dot product of row {row} of Q with each row of K, and check "
                           "the cells in columns {cells} of row {row} of QKᵀ (the table R).",
                     "zh": "用 Q 的第 {row} 行与 K 的每一行做点积，抽查 QKᵀ（表 R）第 {row} 行第 {cells} 列的单元。"},
