@@ -5,6 +5,7 @@ silently; in headless Chromium through tools/browser/check_lesson.js (as tests/t
 from __future__ import annotations
 
 import json
+import math
 import shutil
 import subprocess
 from dataclasses import replace
@@ -242,6 +243,15 @@ def test_hand_check_answers_are_hidden_until_revealed_and_follow_the_row(lesson_
     # the exact temperatures
     assert seen["freeDo5"].startswith("At τ = 1.234 this page computes float64 values")
     assert seen["freeDetails5Hidden"] is True and "分配 (future position)" in seen["freeAnswer4"]
+    # the rounding note at a free temperature: shown exactly where float64's rounded weights of
+    # row 3 do not add up to 1 (1.1: 0.370 + 0.205 + 0.424 = 0.999)
+    for tau, summary in seen["freeSummary"].items():
+        logits = [float(s) / float(tau) for s in trace.S.row(2)[:3]]
+        top = max(logits)
+        e = [math.exp(x - top) for x in logits]
+        rounded = sum(round(x / sum(e) * 1000) for x in e)
+        assert ("The rounded weights shown add up to" in summary) == (rounded != 1000), tau
+    assert "add up to 0.999, not 1" in seen["freeSummary"]["1.1"]
     # example 02: the course's exact answers 1/6, 1/2, 1/3 and 7/3
     assert r"O_{3,1} = \frac{1}{6} \cdot 2 + 0.5 \cdot 0 + \frac{1}{3} \cdot 6 = \frac{7}{3}" in \
         lesson_browser["ex02"]["answer7"]

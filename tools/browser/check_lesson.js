@@ -104,6 +104,13 @@ async function lesson(browser, file) {
     out.freeDo5 = await text(page, "#hand-do-5");
     out.freeDetails5Hidden = await page.evaluate(() => document.getElementById("hand-details-5").hidden);
     out.freeAnswer4 = await text(page, "#hand-answer-4");
+    // the rounding note wherever the rounded weights shown do not add up to 1, at a free tau too
+    out.freeSummary = {};
+    for (const tau of ["1.1", "1.234"]) {
+      await page.evaluate((tau) => { location.hash = "#row=3&tau=" + tau + "&mask=on"; }, tau);
+      await page.waitForFunction((tau) => document.getElementById("tau-text").value === tau, tau);
+      out.freeSummary[tau] = await text(page, "#summary");
+    }
   }
   await page.evaluate(() => { location.hash = ""; });
   await page.click("#reset");

@@ -397,7 +397,7 @@
       // the lesson's note: rounded weights need not add up to 1 (0.376 + 0.175 + 0.448 = 0.999)
       const scale = 10 ** data.places;
       const rounded = weights.reduce((sum, w, j) => sum + (v.readable[i][j] === 1 ? Math.round(Number(w) * scale) : 0), 0);
-      if (rounded !== scale && !v.free) lines.push(fill("summary_rounding", { sum: (rounded / scale).toFixed(data.places) }));
+      if (rounded !== scale) lines.push(fill("summary_rounding", { sum: (rounded / scale).toFixed(data.places) }));
       lines.push(fill("summary_output", { row: state.row, values: v.outputs[i].map((x, c) => approx + exact("O", c, x)).join(", ") }));
     }
     lines.push(P.summary_caution);
