@@ -164,10 +164,13 @@ def test_the_hand_check_follows_the_state_and_another_example():
     assert answers[0] == "Q, K and V have 1, 1 and 2 columns (Q and K share d_k = 1); C is row 3."
     assert r"R_{3,2} = \mathbf{q}_{3} \cdot \mathbf{k}_{2} = 1 \cdot \ln 3 = \ln 3 \approx 1.0986" \
         in answers[1]
-    assert r"\left(\frac{1}{6} \approx 0.1667, 0.5, \frac{1}{3} \approx 0.3333\right)" in answers[5]
+    assert r"\left(\frac{1}{6} \approx 0.1667, \frac{1}{2} = 0.5, \frac{1}{3} \approx 0.3333\right)" \
+        in answers[5]
     assert "add up to 1.0000." in answers[5] and "not 1" not in answers[5]
-    assert r"O_{3,1} = \frac{1}{6} \cdot 2 + 0.5 \cdot 0 + \frac{1}{3} \cdot 6 = \frac{7}{3}" in answers[6]
-    assert r"O_{3,2} = \frac{1}{6} \cdot 0 + 0.5 \cdot 4 + \frac{1}{3} \cdot 2 = \frac{8}{3}" in answers[6]
+    assert r"O_{3,1} = \frac{1}{6} \cdot 2 + \frac{1}{2} \cdot 0 + \frac{1}{3} \cdot 6 = \frac{7}{3}" \
+        in answers[6]
+    assert r"O_{3,2} = \frac{1}{6} \cdot 0 + \frac{1}{2} \cdot 4 + \frac{1}{3} \cdot 2 = \frac{8}{3}" \
+        in answers[6]
     assert answers[6].endswith("; O is 3 × 2.")
     assert attend(load_problem(EXAMPLE_02)).O.row(2).tolist() == [[sp.Rational(7, 3), sp.Rational(8, 3)]]
 
@@ -253,7 +256,7 @@ def test_hand_check_answers_are_hidden_until_revealed_and_follow_the_row(lesson_
         assert ("The rounded weights shown add up to" in summary) == (rounded != 1000), tau
     assert "add up to 0.999, not 1" in seen["freeSummary"]["1.1"]
     # example 02: the course's exact answers 1/6, 1/2, 1/3 and 7/3
-    assert r"O_{3,1} = \frac{1}{6} \cdot 2 + 0.5 \cdot 0 + \frac{1}{3} \cdot 6 = \frac{7}{3}" in \
+    assert r"O_{3,1} = \frac{1}{6} \cdot 2 + \frac{1}{2} \cdot 0 + \frac{1}{3} \cdot 6 = \frac{7}{3}" in \
         lesson_browser["ex02"]["answer7"]
 
 

@@ -80,22 +80,24 @@ class HandCheck:
         return {"do": self.say(f"hand_{key}", **do), "ans": self.say(f"hand_{key}_answer", **answer)}
 
     def value(self, x: sp.Expr) -> str:
-        """TeX of a value as a hand check writes it: 3.258 exactly, 1/6 ≈ 0.167, √3 ≈ 1.732."""
+        """TeX of a value as a hand check writes it: in a problem written in decimals 3.258
+        exactly, else 1/2 = 0.5; 1/6 ≈ 0.167, √3 ≈ 1.732."""
         if x is sp.S.NegativeInfinity:
             return r"-\infty"
         if x.free_symbols or not x.is_number:
             return math(x)
-        if x.is_Rational:
-            shown = decimal(x)
-            if x.is_Integer or shown.has(ShownDecimal):
-                return math(shown)
+        if x.is_Integer:
+            return math(x)
+        if x.is_Rational and decimal(x).has(ShownDecimal):
+            return math(decimal(x)) if self.p.decimals else rf"{math(x)} = {math(decimal(x))}"
         exact = math(x)
         near = decimal_string(x, self.places)
         return rf"{exact} \approx {near}" if len(exact) <= MAX_EXACT_TEX else rf"\approx {near}"
 
     def entry(self, x: sp.Expr) -> str:
-        """An input entry inside a product, negative ones in parentheses."""
-        tex = math(decimal(x)) if x.is_Rational else math(x)
+        """An entry inside a product as the problem writes it (1.34 or 1/2), negative ones in
+        parentheses."""
+        tex = math(decimal(x)) if x.is_Rational and self.p.decimals else math(x)
         return f"({tex})" if tex.startswith("-") else tex
 
     def cell(self, name: str, j: int, c: int | None = None) -> str:
