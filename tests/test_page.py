@@ -443,7 +443,7 @@ def test_the_chinese_page_speaks_chinese(browser):
     first = browser["demo.zh"]["first"]
     assert first["lang"] == "zh" and first["state"]["step"] == "第 1 步 / 共 5 步"
     assert first["h1"] == "五个 token、因果掩码、温度 0.85"  # the file's title_zh
-    assert first["headings"][:2] == ["注意力权重矩阵 A", "机制动画：五个步骤"]
+    assert first["headings"][:3] == ["打开实验前", "注意力权重矩阵 A", "机制动画：五个步骤"]
 
 
 def test_hostile_labels_are_shown_literally(browser):

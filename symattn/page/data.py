@@ -13,7 +13,7 @@ from typing import Any
 import sympy as sp
 
 from ..checks.invariants import check
-from ..derivation import Derivation, Options, derive
+from ..derivation import Options, derive
 from ..errors import InputError
 from ..exact.attention import attend
 from ..exact.substitute import substitute
@@ -25,8 +25,9 @@ from ..renderers.fit import Fit
 from ..renderers.walk import row_blocks
 from ..renderers.markdown import block as markdown_block
 from ..renderers.phrases import PHRASES
-from ..renderers.printer import approx as approx_math
 from ..renderers.printer import escape_text, math
+from .handcheck import hand_checks
+from .lesson import PAGE_TAKEN, legend, lesson_data
 from .mistakes import mistakes_data
 from .phrases import page_phrases
 
@@ -188,6 +189,7 @@ def common(p: Problem | ShapeProblem, lang: str, store: MathStore, places: int) 
                     for letter in ("q", "O")},
         "words": {name: PHRASES[WORDS[name]][lang] for name in TABLES},
         "phrases": page_phrases(lang),
+        "lesson": lesson_data(getattr(p, "page", None), lang),
     }
 
 
@@ -238,12 +240,11 @@ def variant(problem: Problem, tau: sp.Expr, mask: str, lang: str, places: int,
     at = at_temperature(problem, tau)
     trace = attend(replace(at, mask=mask))
     report = check(trace)
-    d = derive(trace, report, Options(lang=lang, detail="full", places=places))
+    d = derive(trace, report, Options(lang=lang, detail="full", places=places), set(PAGE_TAKEN))
     tables = {name: grid(store, d.display.get(name, trace.stage(name)), trace.stage(name), places)
               for name in STATE_TABLES}
     return {
         "tables": tables,
-        "names": [block_json(store, b) for b in names_blocks(d)],
         "readable": [[int(ok) for ok in row] for row in trace.readable],
         "weights": texts(d.decimals.get("A")), "outputs": texts(d.decimals.get("O")),
         "fractions": {"A": fractions(trace.A), "O": fractions(trace.O)},
@@ -253,6 +254,9 @@ def variant(problem: Problem, tau: sp.Expr, mask: str, lang: str, places: int,
         "checks": [block_json(store, b) for b in flat(check_blocks(d))],
         "passed": report.passed,
         "symbols": [str(s) for s in at.symbols],  # left symbolic: no colours, no decimals
+        "legend": legend(d, store),
+        "hand": hand_checks(trace, trace.readable, zero_reasons(trace.problem, trace.readable),
+                            texts(d.decimals.get("A")), places, lang, store),
     }
 
 
@@ -307,16 +311,6 @@ def flat(blocks: list[Block]) -> list[Block]:
         else:
             out.append(b)
     return out
-
-
-def names_blocks(d: Derivation) -> list[Block]:
-    """The named subexpressions (t = e^..., p = ...), as the derivation's "names" block writes them."""
-    if not d.names:
-        return []
-    approx = [rf" \approx {approx_math(n.decimal)}" if n.decimal and not n.decimal.exact else ""
-              for n in d.names]
-    return [Display(tuple(f"{math(n.symbol)} &= {math(n.value)}{a}"
-                          for n, a in zip(d.names, approx)))]
 
 
 def block_json(store: MathStore, b: Block) -> Json:

@@ -15,11 +15,12 @@ import sympy as sp
 from ..exact.heads import attend_heads
 from ..model import MultiHeadProblem
 from .data import MathStore, collect, grid, temperature_choices
+from .lesson import lesson_data
 from .data import key as url_key
 
 Json = dict[str, Any]
 SHARED = ("lang", "title", "source", "places", "rowLabels", "colLabels", "phrases", "words",
-          "stepMath", "rowMath", "kind")
+          "stepMath", "rowMath", "kind", "lesson")
 
 
 def heads_data(problem: MultiHeadProblem, temperatures: list[sp.Expr], lang: str,
@@ -51,6 +52,7 @@ def heads_data(problem: MultiHeadProblem, temperatures: list[sp.Expr], lang: str
         if head["projections"] is not None:
             head["projections"]["headings"] |= head_headings(store, h, given.projections.Y is not None)
     return {**collected[0], "title": title, "heads": heads, "combine": combine,
+            "lesson": lesson_data(problem.page, lang),
             "defaults": {**collected[0]["defaults"], "head": 1}}
 
 
