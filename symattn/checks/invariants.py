@@ -107,8 +107,7 @@ def _over_one_sum(terms: list[sp.Expr]) -> bool:
 def check_row_sums(trace: Trace) -> CheckResult:
     bad, undecided = [], []
     zero_rows = [i for i in trace.fully_masked_rows if trace.problem.fully_masked == "zero"]
-    for i in range(trace.A.rows):
-        row = list(trace.A.row(i))
+    for i, row in enumerate(trace.A.tolist()):
         verdict = all(x == 0 for x in row) if i in zero_rows else is_exactly_one(row)
         if verdict is False:
             bad.append(str(i + 1))
@@ -128,7 +127,8 @@ def check_masked_zero(trace: Trace) -> CheckResult:
     uniform = trace.problem.fully_masked == "uniform"
     masked = [(i, j) for i, row in enumerate(trace.readable) for j, ok in enumerate(row)
               if not ok and not (uniform and i in trace.fully_masked_rows)]
-    bad = [f"A[{i + 1},{j + 1}]" for i, j in masked if trace.A[i, j] != 0]
+    A = trace.A.tolist()
+    bad = [f"A[{i + 1},{j + 1}]" for i, j in masked if A[i][j] != 0]
     if bad:
         return CheckResult("masked_zero", False, "masked_bad", (("entries", tuple(bad[:5])),))
     return CheckResult("masked_zero", True, "masked_ok", (("count", len(masked)),))
@@ -262,9 +262,9 @@ def _relative_difference(x: tuple, y: tuple, prec: int) -> tuple:
 
 
 def _entries(matrix: sp.ImmutableMatrix):
-    for i in range(matrix.rows):
-        for j in range(matrix.cols):
-            yield (i, j), matrix[i, j]
+    for i, row in enumerate(matrix.tolist()):
+        for j, x in enumerate(row):
+            yield (i, j), x
 
 
 def _reversed_problem(trace: Trace, queries: bool, keys: bool) -> tuple[Problem, list[int]]:
