@@ -29,7 +29,8 @@ class Approx:
 def approximate(value: sp.Expr, number: mpmath.mpf | None, places: int) -> Approx | None:
     """The decimal shown for an exact value (number: its value to places + 20 digits, when
     known); None for -∞ and for a value with a symbol."""
-    if value is sp.S.NegativeInfinity or value.free_symbols - _decimal_atoms(value):
+    if value is sp.S.NegativeInfinity or not value.is_Rational and any(
+            not isinstance(s, ShownDecimal) for s in value.free_symbols):
         return None
     if value.is_Rational and (value * 10 ** places).is_Integer:
         return Approx(_plain(sp.Rational(value)), True)
@@ -40,10 +41,6 @@ def approximate(value: sp.Expr, number: mpmath.mpf | None, places: int) -> Appro
     text = decimal_string(value, places) if value.is_Rational else decimal_of(number, places)
     digits, _, exponent = text.partition("e")
     return Approx(digits, False, int(exponent) if exponent else 0)
-
-
-def _decimal_atoms(value: sp.Expr) -> set:
-    return {s for s in value.free_symbols if isinstance(s, ShownDecimal)}
 
 
 def _plain(r: sp.Rational) -> str:

@@ -40,7 +40,7 @@ _IGNORED = (r"\left", r"\right", r"\bigl", r"\bigr", r"\Bigl", r"\Bigr", r"\limi
 _STYLES = {"D": 1.0, "T": 1.0, "S": 0.8, "SS": 0.68}
 _SMALLER = {"D": "T", "T": "S", "S": "SS", "SS": "SS"}
 _SCRIPT = {"D": "S", "T": "S", "S": "SS", "SS": "SS"}
-_TOKEN = re.compile(r"\\[A-Za-z]+|\\.|\s+|.", re.DOTALL)
+_TOKEN = re.compile(r"\\[A-Za-z]+|\\.|\S", re.DOTALL)  # whitespace is skipped
 _UNKNOWN = 8.0
 ARRAY_COLUMN_SEP = 10.0  # \arraycolsep on both sides of a cell
 DELIMITER = 6.5  # a \\left[ or \\right] around an array or a fraction
@@ -52,7 +52,7 @@ class _Reader:
     """Tokens of one math string, read once from the left."""
 
     def __init__(self, tex: str) -> None:
-        self.tokens = [t for t in _TOKEN.findall(tex) if not t.isspace()]
+        self.tokens = _TOKEN.findall(tex)
         self.at = 0
         self.delimiters: list[float] = []  # widths of the open \\left delimiters
 
@@ -69,26 +69,36 @@ class _Reader:
         first = self.next()
         if first != "{":
             return [first] if first is not None else []
-        depth, out = 1, []
-        while (token := self.next()) is not None:
-            depth += (token == "{") - (token == "}")
-            if depth == 0:
-                break
-            out.append(token)
-        return out
+        tokens, start, depth = self.tokens, self.at, 1
+        for k in range(start, len(tokens)):
+            token = tokens[k]
+            if token == "{":
+                depth += 1
+            elif token == "}":
+                depth -= 1
+                if depth == 0:
+                    self.at = k + 1
+                    return tokens[start:k]
+        self.at = len(tokens) + 1  # unclosed: the rest, read to its end
+        return tokens[start:]
 
     def until_end(self, environment: str) -> list[str]:
         """The tokens up to the matching \\end{environment}."""
-        out, depth = [], 1
-        while (token := self.next()) is not None:
-            if token in (r"\begin", r"\end"):
-                name = "".join(self.group())
-                depth += 1 if token == r"\begin" else -1 if name == environment else 0
-                if depth == 0:
-                    break
-                out += [token, "{", *name, "}"]
-                continue
-            out.append(token)
+        out, depth, tokens = [], 1, self.tokens
+        while True:
+            start = k = self.at
+            while k < len(tokens) and tokens[k] != r"\begin" and tokens[k] != r"\end":
+                k += 1
+            out += tokens[start:k]  # the plain tokens before the next \\begin or \\end
+            self.at = k + 1
+            if k >= len(tokens):
+                break
+            token = tokens[k]
+            name = "".join(self.group())
+            depth += 1 if token == r"\begin" else -1 if name == environment else 0
+            if depth == 0:
+                break
+            out += [token, "{", *name, "}"]
         return out
 
 
@@ -96,7 +106,50 @@ class _Reader:
 def width(tex: str, style: str = "D") -> float:
     """The width of a math string in points (10 pt), in display style unless told (memoized:
     fitting a matrix measures the same cells inside every candidate line)."""
-    return _width(_Reader(tex).tokens, style)
+    return _state(tex, style)[0]
+
+
+def joined_width(prefix: str, suffix: str, style: str = "D") -> float:
+    """width(prefix + suffix), the same number, measured on from where prefix's measurement
+    stopped when prefix was measured lately (a line grown piece by piece is read once)."""
+    return _state(prefix + suffix, style, prefix)[0]
+
+
+_Mark = tuple  # (token index, total, previous class, open delimiters) before a string's last atom
+_STATES: dict[tuple[str, str], tuple[float, list[str], _Mark | None]] = {}
+_STATES_KEPT = 64  # the lines being grown; each holds its tokens
+
+
+def _state(tex: str, style: str, prefix: str | None = None
+           ) -> tuple[float, list[str], _Mark | None]:
+    """tex's width, tokens and where to resume, resumed from prefix's state if it is kept and
+    the tokens of tex are prefix's followed by the rest's."""
+    got = _STATES.get((tex, style))
+    if got is not None:
+        return got
+    base = _STATES.get((prefix, style)) if prefix is not None else None
+    rest = tex[len(prefix):] if base is not None else ""
+    if base is not None and base[2] is not None and _joins(prefix, rest):
+        tokens = base[1] + _TOKEN.findall(rest)
+        at, total, previous, delimiters = base[2]
+        got = _run(tokens, style, at, total, previous, list(delimiters))
+    else:
+        tokens = _TOKEN.findall(tex)
+        got = _run(tokens, style)
+    got = (got[0], tokens, got[1])
+    if len(_STATES) >= _STATES_KEPT:
+        _STATES.clear()
+    _STATES[tex, style] = got
+    return got
+
+
+def _joins(prefix: str, rest: str) -> bool:
+    """Whether prefix + rest reads as prefix's tokens followed by rest's (no command name or
+    escaped character runs across the join)."""
+    if not prefix or not rest:
+        return True
+    return not prefix.endswith("\\") and not (rest[0].isascii() and rest[0].isalpha()
+                                              and re.search(r"\\[A-Za-z]+$", prefix))
 
 
 def _width(tokens: list[str], style: str) -> float:
@@ -106,11 +159,21 @@ def _width(tokens: list[str], style: str) -> float:
 @lru_cache(maxsize=1 << 16)
 def _measured(tokens: tuple[str, ...], style: str) -> float:
     """_width of a token sequence, memoized: a cell's groups recur in every line holding it."""
+    return _run(list(tokens), style)[0]
+
+
+def _run(tokens: list[str], style: str, at: int = 0, total: float = 0.0,
+         previous: str = "open", delimiters: list[float] | None = None
+         ) -> tuple[float, _Mark | None]:
+    """The width of tokens[at:] added to total, after an atom of class previous (for TeX's
+    spacing), and the mark before the last atom (None while a \\left is open: its
+    delimiter's size was judged on the tokens seen)."""
     reader = _Reader("")
-    reader.tokens = list(tokens)
+    reader.tokens, reader.at, reader.delimiters = tokens, at, delimiters or []
     scale = _STYLES[style]
-    total, previous = 0.0, "open"  # the class of the atom before, for TeX's spacing
+    mark = (at, total, previous, tuple(reader.delimiters))
     while (token := reader.next()) is not None:
+        mark = (reader.at - 1, total, previous, tuple(reader.delimiters))
         kind, w = _atom(token, reader, style)
         if kind == "bin" and previous in ("open", "bin", "rel", "punct"):
             kind = "ord"  # a leading minus is a sign, not an operation
@@ -124,7 +187,7 @@ def _measured(tokens: tuple[str, ...], style: str) -> float:
         total += w if kind == "box" else w * scale
         if kind != "space":
             previous = kind
-    return total
+    return total, (mark if not reader.delimiters else None)
 
 
 def _atom(token: str, reader: _Reader, style: str) -> tuple[str, float]:
