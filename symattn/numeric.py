@@ -368,7 +368,7 @@ def decimal_grid(matrix: sp.ImmutableMatrix, places: int = 4,
             return text
         mantissa, exponent = scientific(value)
         return f"{mantissa}e{exponent}"
-    return [[shown(matrix[i, j]) for j in range(matrix.cols)] for i in range(matrix.rows)]
+    return [[shown(x) for x in row] for row in matrix.tolist()]
 
 
 SIGNIFICANT = 2  # digits of a tiny value's scientific form

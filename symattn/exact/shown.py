@@ -34,7 +34,8 @@ def decimals_shown(value: sp.Basic, memo: dict[sp.Basic, sp.Basic] | None = None
     rows share their denominators)."""
     memo = {} if memo is None else memo
     if isinstance(value, sp.MatrixBase):
-        return sp.ImmutableMatrix(value.rows, value.cols, [decimals_shown(x, memo) for x in value])
+        return sp.ImmutableMatrix(value.rows, value.cols, [decimals_shown(x, memo)
+                                                           for row in value.tolist() for x in row])
     known = memo.get(value)
     if known is not None:
         return known
