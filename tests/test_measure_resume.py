@@ -50,3 +50,14 @@ def test_joins_that_change_the_tokens_are_measured_afresh(prefix, suffix):
     measure._STATES.clear()
     measure.width(prefix)
     assert measure.joined_width(prefix, suffix) == _fresh(prefix + suffix)
+
+
+@pytest.mark.parametrize("tex, separator, parts", [
+    (r"a & {b & c} & d", "&", [["a"], ["{", "b", "&", "c", "}"], ["d"]]),
+    (r"1 \\[1ex] 2 \\ 3", r"\\", [["1"], ["2"], ["3"]]),
+    (r"\begin{array}{c} x \\ y \end{array} \\ z", r"\\",
+     [[r"\begin", "{", "a", "r", "r", "a", "y", "}", "{", "c", "}", "x", r"\\", "y", r"\end", "{",
+       "a", "r", "r", "a", "y", "}"], ["z"]]),
+    (r"1 \\[1ex", r"\\", [["1"]])])
+def test_rows_and_cells_split_outside_groups_without_row_spacing(tex, separator, parts):
+    assert measure._split(measure._TOKEN.findall(tex), separator) == parts

@@ -283,21 +283,33 @@ def _environment(name: str, reader: _Reader, style: str) -> float:
                for c in range(columns)) + ARRAY_COLUMN_SEP * columns * _STYLES[style]
 
 
+_NESTING = frozenset(("{", "}", r"\begin", r"\end"))
+
+
+def _index(tokens: list[str], token: str, start: int) -> int:
+    """Where token next occurs from start on (the last index if it does not)."""
+    try:
+        return tokens.index(token, start)
+    except ValueError:
+        return len(tokens) - 1
+
+
 def _split(tokens: list[str], separator: str) -> list[list[str]]:
     """Tokens split at a separator outside braces and nested environments (a row's spacing
     argument, as in \\\\[0.5ex], dropped)."""
-    parts: list[list[str]] = [[]]
-    depth, optional = 0, "no"
-    for token in tokens:
-        if optional == "maybe":
-            optional = "in" if token == "[" else "no"
-        if optional == "in":
-            optional = "in" if token != "]" else "no"
+    parts: list[list[str]] = []
+    start, depth, skip_to = 0, 0, -1
+    for k in [k for k, token in enumerate(tokens) if token in _NESTING or token == separator]:
+        if k <= skip_to:  # inside a row's [spacing]
+            continue
+        token = tokens[k]
+        if token == separator and depth == 0:
+            parts.append(tokens[start:k])
+            start = k + 1
+            if separator == r"\\" and tokens[k + 1:k + 2] == ["["]:
+                skip_to = _index(tokens, "]", k + 2)
+                start = skip_to + 1
             continue
         depth += (token in ("{", r"\begin")) - (token in ("}", r"\end"))
-        if token == separator and depth == 0:
-            parts.append([])
-            optional = "maybe" if separator == r"\\" else "no"
-            continue
-        parts[-1].append(token)
+    parts.append(tokens[start:])
     return [p for p in parts if p]
