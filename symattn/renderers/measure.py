@@ -117,7 +117,8 @@ def joined_width(prefix: str, suffix: str, style: str = "D") -> float:
 
 _Mark = tuple  # (token index, total, previous class, open delimiters) before a string's last atom
 _STATES: dict[tuple[str, str], tuple[float, list[str], _Mark | None]] = {}
-_STATES_KEPT = 64  # the lines being grown; each holds its tokens
+_STATES_KEPT = 1 << 21  # tokens held by the kept states (the lines lately measured), at most
+_kept = [0]
 
 
 def _state(tex: str, style: str, prefix: str | None = None
@@ -137,8 +138,9 @@ def _state(tex: str, style: str, prefix: str | None = None
         tokens = _TOKEN.findall(tex)
         got = _run(tokens, style)
     got = (got[0], tokens, got[1])
-    if len(_STATES) >= _STATES_KEPT:
-        _STATES.clear()
+    _kept[0] += len(tokens)
+    while _kept[0] > _STATES_KEPT and _STATES:  # the oldest go first
+        _kept[0] -= len(_STATES.pop(next(iter(_STATES)))[1])
     _STATES[tex, style] = got
     return got
 
