@@ -153,8 +153,8 @@ def _numbers(trace: Trace, places: int) -> dict[str, list[list[mpmath.mpf]]]:
 
 
 def _grid(matrix: sp.ImmutableMatrix, numbers, places: int) -> Grid:
-    return [[approximate(matrix[i, j], numbers[i][j], places) for j in range(matrix.cols)]
-            for i in range(matrix.rows)]
+    return [[approximate(x, number, places) for x, number in zip(row, numbers_row)]
+            for row, numbers_row in zip(matrix.tolist(), numbers)]
 
 
 def _rows(trace: Trace, options: Options) -> list[int]:

@@ -69,9 +69,10 @@ def _weights(trace: Trace, inner: dict[sp.Expr, sp.Expr], taken: set[str], names
              ) -> dict[sp.Expr, sp.Symbol]:
     """p, q, ... for weights that repeat, and for the other irrational weights of their rows;
     the second of a row of two is written 1 − p."""
-    counts = Counter(x for x in trace.A if not x.is_Rational)
-    rows = [[x for x, ok in zip(trace.A.row(i), trace.readable[i]) if ok and not x.is_Rational]
-            for i in range(trace.A.rows)]
+    A = trace.A.tolist()
+    counts = Counter(x for row in A for x in row if not x.is_Rational)
+    rows = [[x for x, ok in zip(row, trace.readable[i]) if ok and not x.is_Rational]
+            for i, row in enumerate(A)]
     chosen = list(dict.fromkeys(x for row in rows if any(counts[y] > 1 for y in row) for x in row))
     if not chosen or len(chosen) > MAX_WEIGHT_NAMES:
         return {}

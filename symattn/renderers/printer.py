@@ -147,7 +147,7 @@ def decimal_matrix(cells: list[list[str]]) -> str:
 
 def matrix_of(values: sp.MatrixBase) -> str:
     """A bracketed array of a matrix's exact entries, rational ones as slash fractions."""
-    return matrix([[math(x, slash=True) for x in values.row(i)] for i in range(values.rows)])
+    return matrix([[math(x, slash=True) for x in row] for row in values.tolist()])
 
 
 def approx(a) -> str:
