@@ -272,8 +272,13 @@ def _text(text: str) -> str:
 def _environment(name: str, reader: _Reader, style: str) -> float:
     if name == "array":
         reader.group()  # the column specification
-    body = reader.until_end(name)
-    rows = _split(body, r"\\")
+    return _body_width(name, tuple(reader.until_end(name)), style)
+
+
+@lru_cache(maxsize=64)
+def _body_width(name: str, body: tuple[str, ...], style: str) -> float:
+    """The width of an environment's body (memoized: a matrix recurs in the lines tried)."""
+    rows = _split(list(body), r"\\")
     if name in ("aligned", "gathered", "split"):
         widths = [[_width(cell, style) for cell in _split(row, "&")] for row in rows]
         columns = max(len(r) for r in widths)
