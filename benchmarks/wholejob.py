@@ -8,6 +8,7 @@ job (benchmarks/phases.py) times the phases: parse, compute, check, derive, prin
 
 from __future__ import annotations
 
+import compileall
 import os
 import resource
 import shutil
@@ -159,6 +160,10 @@ def measure(root: Path, sizes: dict[str, list[int]], limit: float, repeats: int,
     started = time.time()
     results: dict[str, Any] = {"load_before": os.getloadavg(), "limit": limit,
                                "command": "python -m benchmarks " + " ".join(sys.argv[1:])}
+    # symattn's modules as bytecode, as an installed package has them (pip compiles at install,
+    # and SymPy's are): otherwise, with PYTHONDONTWRITEBYTECODE set or a fresh snapshot, every
+    # process would compile symattn's source again and the start-up would measure the compiler.
+    results["bytecode"] = compileall.compile_dir(str(root / "symattn"), quiet=1)
     with tempfile.TemporaryDirectory(prefix="symattn-jobs-") as scratch:
         runner = Runner(root, Path(scratch), limit, repeats)
         runner.python("-c", "import sympy")  # warm the file cache

@@ -166,7 +166,9 @@ def section(results: dict[str, Any], before: dict[str, Any] | None = None,
              "`python -m symattn` processes, each run from a scratch folder; causal mask, d_k = 2, "
              "d_v = 2, V integers in −3..3, fixed seeds. Families: integers in −3..3 (τ = 17/20); "
              "Q and K from {0, 1, 1/2, ln 2, ln 3, ln 5, ln 7, −ln 2} (τ = 1); Q and K from "
-             "{0, 1, −1, √2, √3/2, 1/√5, 0.85} (τ = 1); integers with a symbolic τ.", "",
+             "{0, 1, −1, √2, √3/2, 1/√5, 0.85} (τ = 1); integers with a symbolic τ."
+             + (" symattn's modules were compiled to bytecode first, as an installed package "
+                "has them (SymPy's are)." if results.get("bytecode") else ""), "",
              f"`python -c 'import sympy'` took **{base:.3f} s** in this run (median of "
              f"{len(results['import_sympy_runs'])}, before and after the jobs). A cell reads "
              "*seconds (imports, CPU seconds)*, where imports = (seconds − import sympy) / import "

@@ -19,9 +19,6 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 import sympy as sp
 
-from .checks.heads import check_heads
-from .checks.invariants import check
-from .derivation import Options, derive, derive_heads
 from .exact.attention import attend
 from .exact.heads import attend_heads
 from .exact.shown import shown_stages
@@ -30,13 +27,12 @@ from .numeric import decimal_grid
 from .parse.layout import check_label_prefix, parse_width
 from .parse.reader import Reader
 from .parse.spec import ProblemReader
-from .renderers import FORMATS, render_blocks, render_derivation, render_trace
-from .renderers.heads_doc import build_heads, heads_json, heads_text
+from .renderers import FORMATS, render_trace
 from .renderers.phrases import LANGUAGES
-from .renderers.printer import needs_cjk
 
-if TYPE_CHECKING:  # the analyses load when used: solve and check start without them
+if TYPE_CHECKING:  # the analyses and derivations load when used: solve and check start without
     from .analyses.results import Gradients, NonUniqueness, Sweep  # lazy: not at start
+    from .derivation import Options  # lazy: not at start
 
 
 def attention(Q: Any = None, K: Any = None, V: Any = None, *, X: Any = None, Y: Any = None,
@@ -125,6 +121,7 @@ def render(trace: Trace, to: str = "text", *, lang: str | None = None, detail: s
     layout = {"width": float(points), "heading": heading, "numbered": numbered,
               "label": check_label_prefix(label) if label is not None else None}
     if isinstance(trace, MultiHeadTrace):
+        from .derivation import Options  # lazy: text and JSON start without the derivations
         options = Options(lang=lang or "en", detail=detail or "textbook",
                           places=4 if places is None else places, **layout)
         return _render_heads(trace, to, options, standalone=standalone, preamble=preamble,
@@ -142,6 +139,9 @@ def render(trace: Trace, to: str = "text", *, lang: str | None = None, detail: s
         decimals = {n: decimal_grid(trace.stage(n), places) for n in ("A", "O")} \
             if to == "text" and exact else None
         return render_trace(trace.complete(), to, decimals, shown_stages(trace))
+    from .checks.invariants import check  # lazy: text and JSON start without the checks
+    from .derivation import Options, derive  # lazy: text and JSON start without them
+    from .renderers import render_derivation  # lazy: loads the document builders
     options = Options(lang=lang, detail=detail, row=row, places=places, figure=figure, **layout)
     derivation = derive(trace, check(trace, digits=digits), options)
     return render_derivation(derivation, to, standalone=standalone, preamble=preamble)
@@ -150,11 +150,17 @@ def render(trace: Trace, to: str = "text", *, lang: str | None = None, detail: s
 def _render_heads(trace: MultiHeadTrace, to: str, options: Options, *, standalone: bool,
                   preamble: bool, digits: int) -> str:
     """A multi-head trace: text, JSON, or the derivation of every head and the output."""
+    from .renderers.heads_doc import heads_json, heads_text  # lazy: multi-head only
     if to == "json":
         return heads_json(trace.complete())
     if to == "text":
         return heads_text(trace.complete(), [{n: decimal_grid(h.stage(n), options.places)
                                               for n in ("A", "O")} for h in trace.heads])
+    from .checks.heads import check_heads  # lazy: derivations only
+    from .derivation import derive_heads  # lazy: derivations only
+    from .renderers import render_blocks  # lazy: loads the document builders
+    from .renderers.heads_doc import build_heads  # lazy: derivations only
+    from .renderers.printer import needs_cjk  # lazy: derivations only
     blocks = build_heads(derive_heads(trace, check_heads(trace, digits), options))
     labels = "".join(trace.heads[0].problem.row_labels + (trace.problem.title or "",))
     return render_blocks(blocks, to, options.lang, needs_cjk(labels), heading=options.heading,

@@ -20,6 +20,7 @@ from mpmath.libmp import to_digits_exp, to_str
 
 from .limits import MAX_EXP_ARGUMENT, MAX_WORKING_DIGITS
 from .model import Problem
+from .numeric_scores import scores, shared_exp
 
 Grid = list[list[mpmath.mpf]]
 GUARD_DIGITS = 10
@@ -218,18 +219,6 @@ def _grid(ctx: mpmath.MPContext, matrix: sp.ImmutableMatrix,
             for i in range(matrix.rows)]
 
 
-def may_read(problem: Problem, i: int, j: int) -> bool:
-    """The mask rule, restated: top-left causal, bottom-right causal, keep, lengths, -oo bias."""
-    offset = problem.n_k - problem.n_q if problem.mask == "causal-bottom-right" else 0
-    if problem.mask != "none" and j - i > offset:
-        return False
-    if problem.keep is not None and not problem.keep[i][j]:
-        return False
-    if problem.key_lengths is not None and j + 1 > problem.key_lengths[i]:
-        return False
-    return problem.bias is None or problem.bias[i, j] is not sp.S.NegativeInfinity
-
-
 def recompute(problem: Problem, digits: int = 50,
               values: Mapping[sp.Symbol, sp.Expr] | None = None) -> dict[str, Grid]:
     """Every stage R, S, M, L, A, O as mpmath numbers (masked entries of M and L are -inf).
@@ -256,26 +245,24 @@ def _recompute(problem: Problem, digits: int,
     s = to_mpf(ctx, problem.scale_factor, values)
     tau = to_mpf(ctx, problem.temperature, values)
     bias = _grid(ctx, problem.bias, values) if problem.bias is not None else None
-    R = [[ctx.fsum(ctx.mpf(a) * b for a, b in zip(q, k)) for k in K] for q in Q]
-    S = [[s * r for r in row] for row in R]
-    M = [[(bias[i][j] if bias else ctx.zero) if may_read(problem, i, j) else ctx.ninf
-          for j in range(problem.n_k)] for i in range(problem.n_q)]
-    L = [[(S[i][j] + M[i][j]) / tau if M[i][j] != ctx.ninf else ctx.ninf
-          for j in range(problem.n_k)] for i in range(problem.n_q)]
-    A = [stable_softmax(ctx, row, problem.fully_masked) for row in L]
+    R, S, M, L = scores(ctx, problem, Q, K, bias, s, tau)
+    exps: dict = {}  # equal differences of logits share one exp
+    A = [stable_softmax(ctx, row, problem.fully_masked, exps) for row in L]
     O = [[ctx.fsum(a * V[j][c] for j, a in enumerate(weights)) for c in range(problem.d_v)]
          for weights in A]
     return {"R": R, "S": S, "M": M, "L": L, "A": A, "O": O}
 
 
-def stable_softmax(ctx: mpmath.MPContext, logits: list[mpmath.mpf], policy: str) -> list[mpmath.mpf]:
-    """Softmax after subtracting the largest finite logit; a row with none follows the policy."""
+def stable_softmax(ctx: mpmath.MPContext, logits: list[mpmath.mpf], policy: str,
+                   memo: dict | None = None) -> list[mpmath.mpf]:
+    """Softmax after subtracting the largest finite logit; a row with none follows the policy.
+    memo: the exponentials of the differences already met (rows repeat)."""
     finite = [x for x in logits if x != ctx.ninf]
     if not finite:
         weight = ctx.zero if policy == "zero" else ctx.one / len(logits)
         return [weight] * len(logits)
     top = max(finite)
-    exps = [ctx.exp(x - top) if x != ctx.ninf else ctx.zero for x in logits]
+    exps = [ctx.zero if x == ctx.ninf else shared_exp(ctx, x - top, memo) for x in logits]
     total = ctx.fsum(exps)
     return [x / total for x in exps]
 
@@ -381,7 +368,7 @@ def decimal_grid(matrix: sp.ImmutableMatrix, places: int = 4,
             return text
         mantissa, exponent = scientific(value)
         return f"{mantissa}e{exponent}"
-    return [[shown(matrix[i, j]) for j in range(matrix.cols)] for i in range(matrix.rows)]
+    return [[shown(x) for x in row] for row in matrix.tolist()]
 
 
 SIGNIFICANT = 2  # digits of a tiny value's scientific form

@@ -19,7 +19,7 @@ LAYERS = (
     ("base", ("errors", "limits")),
     ("nouns", ("model", "reports")),
     ("parse", ("parse", "parse.*")),
-    ("numeric", ("numeric",)),
+    ("numeric", ("numeric", "numeric_*")),
     ("exact", ("exact", "exact.*")),
     ("checks, answers, analyses", ("checks", "checks.*", "answers", "answers.*", "analyses",
                                    "analyses.*")),

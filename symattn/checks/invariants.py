@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import replace
+from fractions import Fraction
 from typing import Mapping
 
 import mpmath
 import sympy as sp
+from mpmath.libmp import finf, fninf, fone, fzero, mpf_abs, mpf_div, mpf_gt, mpf_sub
 
 from ..exact.attention import attend
 from ..limits import MAX_WORKING_DIGITS
@@ -62,7 +64,7 @@ def is_exactly_one(total: sp.Expr | list[sp.Expr]) -> bool | None:
     share one, as a row of A does; else by together)."""
     terms = total if isinstance(total, list) else list(sp.Add.make_args(total))
     if all(term.is_Rational for term in terms):
-        return sum(terms, sp.S.Zero) == 1
+        return sum(Fraction(int(term.p), int(term.q)) for term in terms) == 1
     if _over_one_sum(terms):
         return True
     parts = [sp.fraction(term) for term in terms if term is not sp.S.Zero]
@@ -105,8 +107,7 @@ def _over_one_sum(terms: list[sp.Expr]) -> bool:
 def check_row_sums(trace: Trace) -> CheckResult:
     bad, undecided = [], []
     zero_rows = [i for i in trace.fully_masked_rows if trace.problem.fully_masked == "zero"]
-    for i in range(trace.A.rows):
-        row = list(trace.A.row(i))
+    for i, row in enumerate(trace.A.tolist()):
         verdict = all(x == 0 for x in row) if i in zero_rows else is_exactly_one(row)
         if verdict is False:
             bad.append(str(i + 1))
@@ -126,7 +127,8 @@ def check_masked_zero(trace: Trace) -> CheckResult:
     uniform = trace.problem.fully_masked == "uniform"
     masked = [(i, j) for i, row in enumerate(trace.readable) for j, ok in enumerate(row)
               if not ok and not (uniform and i in trace.fully_masked_rows)]
-    bad = [f"A[{i + 1},{j + 1}]" for i, j in masked if trace.A[i, j] != 0]
+    A = trace.A.tolist()
+    bad = [f"A[{i + 1},{j + 1}]" for i, j in masked if A[i][j] != 0]
     if bad:
         return CheckResult("masked_zero", False, "masked_bad", (("entries", tuple(bad[:5])),))
     return CheckResult("masked_zero", True, "masked_ok", (("count", len(masked)),))
@@ -185,18 +187,22 @@ def _output_bounds(trace: Trace, digits: int, values: Mapping[sp.Symbol, sp.Expr
     ctx, value = _numeric(trace, digits, values)
     tolerance = ctx.mpf(10) ** (-(digits - 5))
     outside, numeric_only = [], 0
+    V, O = trace.V.tolist(), trace.O.tolist()
+    exact = [[Fraction(int(v.p), int(v.q)) if v.is_Rational else None for v in row] for row in V]
     for i in range(trace.O.rows):
         readable = [j for j, ok in enumerate(trace.readable[i]) if ok]
         if not readable:
             continue
         for c in range(trace.O.cols):
-            column = [trace.V[j, c] for j in readable]
-            out = trace.O[i, c]
-            if out.is_Rational and all(v.is_Rational for v in column):
-                inside = min(column) <= out <= max(column)
+            column = [V[j][c] for j in readable]
+            out = O[i][c]
+            fractions = [exact[j][c] for j in readable]
+            if out.is_Rational and None not in fractions:
+                inside = min(fractions) <= Fraction(int(out.p), int(out.q)) <= max(fractions)
             else:
                 numeric_only += 1
-                x, vs = value(out), [value(v) for v in column]
+                x, vs = value(out), [value(v) for v in column] if None in fractions else [
+                    ctx.mpf(f.numerator) / f.denominator for f in (min(fractions), max(fractions))]
                 slack = tolerance * max([ctx.one] + [abs(v) for v in vs])  # relative for big values
                 inside = min(vs) - slack <= x <= max(vs) + slack
             if not inside:
@@ -221,19 +227,19 @@ def cross_check(trace: Trace, digits: int, values: Mapping[sp.Symbol, sp.Expr]
     ctx, value = _numeric(trace, digits, values)
     try:
         numeric = recompute(trace.problem, digits, values)
-        worst, where = ctx.zero, ""
-        known: dict[sp.Expr, mpmath.mpf] = {}  # equal scores and logits are evaluated once
+        worst, where = fzero, ""
+        known: dict[sp.Expr, tuple] = {}  # equal scores and logits are evaluated once
+        prec = ctx.prec
         for name in COMPARED:
-            for (i, j), exact in _entries(trace.stage(name)):
-                x, y = known.get(exact), numeric[name][i][j]
-                if x is None:
-                    x = known[exact] = value(exact)
-                if x == ctx.ninf or y == ctx.ninf:
-                    difference = ctx.zero if x == y else ctx.inf
-                else:
-                    difference = abs(x - y) / max(ctx.one, abs(x))
-                if difference > worst:
-                    worst, where = difference, f"{name}[{i + 1},{j + 1}]"
+            for i, (exacts, numbers) in enumerate(zip(trace.stage(name).tolist(), numeric[name])):
+                for j, (exact, y) in enumerate(zip(exacts, numbers)):
+                    x = known.get(exact)
+                    if x is None:
+                        x = known[exact] = value(exact)._mpf_
+                    difference = _relative_difference(x, y._mpf_, prec)
+                    if difference is not fzero and mpf_gt(difference, worst):
+                        worst, where = difference, f"{name}[{i + 1},{j + 1}]"
+        worst = ctx.make_mpf(worst)
     except PrecisionError as error:
         return _unresolved("numeric", digits, values, error), None
     tolerance = ctx.mpf(10) ** (-(digits - 5))
@@ -243,10 +249,22 @@ def cross_check(trace: Trace, digits: int, values: Mapping[sp.Symbol, sp.Expr]
     return CheckResult("numeric", passed, "numeric", shown), worst
 
 
+def _relative_difference(x: tuple, y: tuple, prec: int) -> tuple:
+    """|x - y| / max(1, |x|) of two mpmath raw values (-inf against -inf: 0, against a number:
+    inf), rounded as mpf arithmetic at prec bits rounds it, without making mpf objects."""
+    if x == y:
+        return fzero
+    if x == fninf or y == fninf:
+        return finf
+    size = mpf_abs(x)
+    return mpf_div(mpf_abs(mpf_sub(x, y, prec, "n")), size if mpf_gt(size, fone) else fone,
+                   prec, "n")
+
+
 def _entries(matrix: sp.ImmutableMatrix):
-    for i in range(matrix.rows):
-        for j in range(matrix.cols):
-            yield (i, j), matrix[i, j]
+    for i, row in enumerate(matrix.tolist()):
+        for j, x in enumerate(row):
+            yield (i, j), x
 
 
 def _reversed_problem(trace: Trace, queries: bool, keys: bool) -> tuple[Problem, list[int]]:

@@ -6,15 +6,12 @@ import argparse
 import sys
 
 from ..api import render
-from ..checks.heads import check_heads
-from ..checks.invariants import check
 from ..exact.attention import attend
 from ..exact.heads import attend_heads
 from ..errors import InputError
 from ..limits import MAX_CHECK_DIGITS, MAX_PLACES
 from ..model import MultiHeadProblem, ShapeProblem
 from ..parse.layout import check_label_prefix, parse_width
-from ..renderers.shapes_doc import render_shapes, shapes_check
 from ..renderers.text import render_heads_report, render_report
 from .loading import load
 from .output import EXIT_FAILED, EXIT_OK, UsageError, write
@@ -66,6 +63,7 @@ def check_digits(digits: int) -> None:
 
 
 def _check(trace, args: argparse.Namespace) -> int:
+    from ..checks.invariants import check  # lazy: solve starts without the checks
     check_digits(args.digits)
     report = check(trace, digits=args.digits)
     sys.stdout.write(render_report(report, args.lang))
@@ -76,6 +74,7 @@ def _heads(problem: MultiHeadProblem, args: argparse.Namespace) -> int:
     """solve and check for multi-head problems."""
     trace = attend_heads(problem)
     if args.command == "check":
+        from ..checks.heads import check_heads  # lazy: multi-head checks only
         check_digits(args.digits)
         report = check_heads(trace, args.digits)
         sys.stdout.write(render_heads_report(report, args.lang))
@@ -88,6 +87,7 @@ def _heads(problem: MultiHeadProblem, args: argparse.Namespace) -> int:
 
 def _shapes(problem: ShapeProblem, args: argparse.Namespace) -> int:
     """solve and check for a problem that gives only shapes: the shape argument, two constraints."""
+    from ..renderers.shapes_doc import render_shapes, shapes_check  # lazy: shape problems only
     if args.command == "check":
         text = shapes_check(problem, args.lang)
     else:

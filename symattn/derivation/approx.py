@@ -4,6 +4,7 @@ tiny non-zero value in scientific form (4.5 × 10⁻⁵), never 0.0000 beside a 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import mpmath
 import sympy as sp
@@ -29,7 +30,7 @@ class Approx:
 def approximate(value: sp.Expr, number: mpmath.mpf | None, places: int) -> Approx | None:
     """The decimal shown for an exact value (number: its value to places + 20 digits, when
     known); None for -∞ and for a value with a symbol."""
-    if value is sp.S.NegativeInfinity or value.free_symbols - _decimal_atoms(value):
+    if value is sp.S.NegativeInfinity or not value.is_Rational and _has_symbol(value):
         return None
     if value.is_Rational and (value * 10 ** places).is_Integer:
         return Approx(_plain(sp.Rational(value)), True)
@@ -42,8 +43,15 @@ def approximate(value: sp.Expr, number: mpmath.mpf | None, places: int) -> Appro
     return Approx(digits, False, int(exponent) if exponent else 0)
 
 
-def _decimal_atoms(value: sp.Expr) -> set:
-    return {s for s in value.free_symbols if isinstance(s, ShownDecimal)}
+@lru_cache(maxsize=1 << 15)
+def _has_symbol(value: sp.Expr) -> bool:
+    """Whether a symbol other than a shown decimal occurs in value (free_symbols, with each
+    shared subexpression, as a row's sum, looked at once)."""
+    if value.is_Atom:
+        return value.is_Symbol and not isinstance(value, ShownDecimal)
+    if isinstance(value, (sp.Add, sp.Mul, sp.Pow, sp.exp, sp.log)):
+        return any(_has_symbol(a) for a in value.args)
+    return any(not isinstance(s, ShownDecimal) for s in value.free_symbols)
 
 
 def _plain(r: sp.Rational) -> str:

@@ -7,6 +7,7 @@ exponentials and their sum, the decimals (Approx), and the rows written out step
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
 
 import mpmath
@@ -44,7 +45,7 @@ class Derivation:
     report: Report
     options: Options
     names: tuple[Name, ...]
-    display: dict[str, sp.ImmutableMatrix]  # every stage as shown (E: exponentials; W: A
+    display: Mapping[str, sp.ImmutableMatrix]  # every stage as shown (E: exponentials; W: A
     # without weight names), and the projections' inputs (X, Y, W_Q, W_K, W_V)
     sums: tuple[sp.Expr | None, ...]  # each row's sum of exponentials Z_i as shown
     decimals: dict[str, Grid]  # S, L, E, A, O and Z (one column) -> Approx (exact problems)
@@ -107,7 +108,7 @@ def _values(naming) -> dict[sp.Symbol, sp.Expr]:
     return values
 
 
-def _display(trace: Trace, inner: dict, whole: dict, form: Form) -> dict[str, sp.ImmutableMatrix]:
+def _display(trace: Trace, inner: dict, whole: dict, form: Form) -> "Shown":
     """Every stage as shown: names substituted, S as R/√d_k, O in the weights' names."""
     p = trace.problem
     display = {name: form(trace.stage(name).xreplace(inner) if name in NAMED else trace.stage(name))
@@ -124,13 +125,35 @@ def _display(trace: Trace, inner: dict, whole: dict, form: Form) -> dict[str, sp
     display["A"] = trace.A.applyfunc(lambda x: whole.get(x, form(x.xreplace(inner))))
     display["W"] = form(trace.A.xreplace(inner))  # weights with a and t but without p, q, ...
     display["E"] = form(trace.E.xreplace(inner))
-    display["N"] = form((trace.E.xreplace(inner) * p.V).applyfunc(sp.expand))  # O_ic Z_i
+    numerators = lambda: form((trace.E.xreplace(inner) * p.V).applyfunc(sp.expand))  # O_ic Z_i
     if whole and all(x.is_Rational or x in whole for x in trace.A):
         display["O"] = form(sp.ImmutableMatrix(display["A"] * p.V).applyfunc(sp.expand))
     if p.projections is not None:
         display.update({name: form(getattr(p.projections, name)) for name in PROJECTED
                         if getattr(p.projections, name) is not None})
-    return display
+    return Shown(display, {"N": numerators})
+
+
+class Shown(Mapping):
+    """The stages as shown; one that only the textbook writes out (N) is built when first
+    read, so a summary does not build it."""
+
+    def __init__(self, built: dict[str, sp.ImmutableMatrix], later: dict[str, Callable]):
+        self._built, self._later = dict(built), dict(later)
+
+    def __getitem__(self, name: str) -> sp.ImmutableMatrix:
+        if name not in self._built and name in self._later:
+            self._built[name] = self._later.pop(name)()
+        return self._built[name]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._built or name in self._later
+
+    def __iter__(self) -> Iterator[str]:
+        return iter([*self._built, *self._later])
+
+    def __len__(self) -> int:
+        return len(self._built) + len(self._later)
 
 
 def _given(value: sp.Expr, trace: Trace) -> sp.Expr | None:
@@ -153,8 +176,8 @@ def _numbers(trace: Trace, places: int) -> dict[str, list[list[mpmath.mpf]]]:
 
 
 def _grid(matrix: sp.ImmutableMatrix, numbers, places: int) -> Grid:
-    return [[approximate(matrix[i, j], numbers[i][j], places) for j in range(matrix.cols)]
-            for i in range(matrix.rows)]
+    return [[approximate(x, number, places) for x, number in zip(row, numbers_row)]
+            for row, numbers_row in zip(matrix.tolist(), numbers)]
 
 
 def _rows(trace: Trace, options: Options) -> list[int]:

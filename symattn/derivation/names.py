@@ -69,9 +69,10 @@ def _weights(trace: Trace, inner: dict[sp.Expr, sp.Expr], taken: set[str], names
              ) -> dict[sp.Expr, sp.Symbol]:
     """p, q, ... for weights that repeat, and for the other irrational weights of their rows;
     the second of a row of two is written 1 − p."""
-    counts = Counter(x for x in trace.A if not x.is_Rational)
-    rows = [[x for x, ok in zip(trace.A.row(i), trace.readable[i]) if ok and not x.is_Rational]
-            for i in range(trace.A.rows)]
+    A = trace.A.tolist()
+    counts = Counter(x for row in A for x in row if not x.is_Rational)
+    rows = [[x for x, ok in zip(row, trace.readable[i]) if ok and not x.is_Rational]
+            for i, row in enumerate(A)]
     chosen = list(dict.fromkeys(x for row in rows if any(counts[y] > 1 for y in row) for x in row))
     if not chosen or len(chosen) > MAX_WEIGHT_NAMES:
         return {}
@@ -86,12 +87,29 @@ def _weights(trace: Trace, inner: dict[sp.Expr, sp.Expr], taken: set[str], names
     return whole
 
 
+def _exp_arguments(values: list[sp.Expr]) -> set[sp.Expr]:
+    """The argument of every exp in the values (what atoms(exp) finds), each shared
+    subexpression (a row's sum) walked once."""
+    seen: set[sp.Basic] = set()
+    found: set[sp.Expr] = set()
+    stack = list(values)
+    while stack:
+        x = stack.pop()
+        if x in seen:
+            continue
+        seen.add(x)
+        if isinstance(x, sp.exp):
+            found.add(x.args[0])
+        stack.extend(x.args)
+    return found
+
+
 def _generators(trace: Trace, named: set[sp.Expr], taken: set[str]
                 ) -> dict[sp.Symbol, tuple[sp.Expr, list[int]]]:
     """One generator t = exp(g·b) per basis b when every exp argument is a rational multiple;
     none for a basis with a logarithm (e^{ln 2/t} is written 2^{1/t})."""
-    values = list(trace.A) + list(trace.O) + list(trace.E)
-    arguments = {atom.args[0] for x in values for atom in x.atoms(sp.exp)}
+    arguments = _exp_arguments([x for m in (trace.A, trace.O, trace.E) for row in m.tolist()
+                                for x in row])
     groups: dict[sp.Expr, list[Fraction]] = {}
     for argument in sorted(arguments, key=sp.default_sort_key):
         if argument in named:

@@ -20,8 +20,12 @@ Form = Callable[[sp.Basic], sp.Basic]
 
 
 def shown_form(problem: Problem) -> Form:
-    """The display form for this problem's values: decimals when it is written in decimals."""
-    return decimals_shown if problem.decimals else _same
+    """The display form for this problem's values: decimals when it is written in decimals
+    (one memo for all the values shown: entries share their rows' sums)."""
+    if not problem.decimals:
+        return _same
+    memo: dict[sp.Basic, sp.Basic] = {}
+    return lambda value: decimals_shown(value, memo)
 
 
 def _same(value: sp.Basic) -> sp.Basic:
@@ -34,7 +38,8 @@ def decimals_shown(value: sp.Basic, memo: dict[sp.Basic, sp.Basic] | None = None
     rows share their denominators)."""
     memo = {} if memo is None else memo
     if isinstance(value, sp.MatrixBase):
-        return sp.ImmutableMatrix(value.rows, value.cols, [decimals_shown(x, memo) for x in value])
+        return sp.ImmutableMatrix(value.rows, value.cols, [decimals_shown(x, memo)
+                                                           for row in value.tolist() for x in row])
     known = memo.get(value)
     if known is not None:
         return known

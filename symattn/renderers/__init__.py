@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from ..derivation import Derivation
+from typing import TYPE_CHECKING, Any
+
 from ..model import Trace
-from .document import build
-from .emit import MARKDOWN_DEPTH, render_blocks
 from .jsonout import render_json
-from .printer import needs_cjk
 from .text import render_report, render_text
+
+if TYPE_CHECKING:
+    from ..derivation import Derivation  # lazy: text and JSON start without the derivations
 
 FORMATS = ("text", "json", "latex", "markdown")
 
@@ -17,6 +18,9 @@ def render_derivation(derivation: Derivation, to: str, *, standalone: bool = Fal
                       preamble: bool = False) -> str:
     """A derivation as LaTeX (a fragment, a document with standalone, or with preamble the
     \\usepackage lines the fragment needs) or Markdown."""
+    from .document import build  # lazy: text and JSON start without the document builders
+    from .emit import render_blocks  # lazy: as above
+    from .printer import needs_cjk  # lazy: as above
     o, p = derivation.options, derivation.trace.problem
     wide = needs_cjk("".join((p.title or "",) + p.row_labels + p.column_labels))
     return render_blocks(build(derivation), to, o.lang, wide, heading=o.heading,
@@ -31,6 +35,14 @@ def render_trace(trace: Trace, to: str, decimals: dict[str, list[list[str]]] | N
     if to == "text":
         return render_text(trace, decimals or {}, shown)
     return render_json(trace, shown)
+
+
+def __getattr__(name: str) -> Any:
+    """render_blocks and MARKDOWN_DEPTH, loaded when first asked for (start-up stays light)."""
+    if name in ("render_blocks", "MARKDOWN_DEPTH"):
+        from . import emit  # lazy: the LaTeX and Markdown emitters load only when used
+        return getattr(emit, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 __all__ = ["FORMATS", "MARKDOWN_DEPTH", "render_blocks", "render_derivation", "render_report", "render_trace"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .measure import width
+from .measure import joined_width, width
 
 SAFETY = 1.12  # the width estimate is within about 10 % of TeX's; err on the narrow side
 INDENT = 20.0  # a continuation line starts this far right of the alignment point
@@ -17,8 +17,10 @@ class Fit:
 
     points: float
 
-    def fits(self, tex: str) -> bool:
-        return width(tex) * SAFETY <= self.points
+    def fits(self, tex: str, after: str | None = None) -> bool:
+        """Whether tex fits; after: a prefix of tex measured lately (measured on from there)."""
+        return (width(tex) if after is None else joined_width(after, tex[len(after):])) \
+            * SAFETY <= self.points
 
 
 def chain(lhs: str, terms: list[tuple[str, str]], fit: Fit, *, at: float | None = None
@@ -36,7 +38,7 @@ def chain(lhs: str, terms: list[tuple[str, str]], fit: Fit, *, at: float | None 
     lines, current = [], ""
     for relation, term in kept:
         piece = f" {relation} {term}"
-        if not current or width(current + piece) * SAFETY + left <= fit.points:
+        if not current or joined_width(current, piece) * SAFETY + left <= fit.points:
             current += piece
             continue
         lines.append(current)
@@ -70,8 +72,10 @@ def vector(entries: list[str], fit: Fit, lhs: str = "", relation: str = "=") -> 
     if fit.fits(whole):
         return [whole]
     lines, current = [], head + r"\bigl(" + entries[0]
+    width(current)  # the line grows from here: later measurements go on from it
     for entry in entries[1:]:
-        if fit.fits(current + ", " + entry + r"\bigr)"):
+        if fit.fits(current + ", " + entry + r"\bigr)", after=current):
+            joined_width(current, ", " + entry)  # kept as the next line's start
             current += ", " + entry
         else:
             lines.append(current + ",")

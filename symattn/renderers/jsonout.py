@@ -29,7 +29,7 @@ def render_json(trace: Trace, shown: dict[str, sp.Basic] | None = None) -> str:
 
 
 def _grids(matrices: dict, text) -> dict[str, list[list[str]]]:
-    return {name: [[text(x) for x in m.row(i)] for i in range(m.rows)] for name, m in matrices.items()}
+    return {name: [[text(x) for x in row] for row in m.tolist()] for name, m in matrices.items()}
 
 
 def _dump(document: dict) -> str:

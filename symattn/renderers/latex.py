@@ -157,5 +157,5 @@ def weights_and_output(trace: Trace) -> str:
     """$$A = [...],\\quad O = [...]$$ for notebook front ends."""
     def m(name: str) -> str:
         stage = trace.stage(name)
-        return matrix([[math(x) for x in stage.row(i)] for i in range(stage.rows)])
+        return matrix([[math(x) for x in row] for row in stage.tolist()])
     return rf"$$A = {m('A')},\qquad O = {m('O')}$$"

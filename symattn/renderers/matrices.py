@@ -15,7 +15,7 @@ Factored = list[tuple[str, list[list[str]]]]
 
 def cells(m: sp.MatrixBase) -> list[list[str]]:
     """The LaTeX of every entry, rational numbers as slash fractions."""
-    return [[math(x, slash=True) for x in m.row(i)] for i in range(m.rows)]
+    return [[math(x, slash=True) for x in row] for row in m.tolist()]
 
 
 def terms(x: sp.Expr) -> list[str]:
@@ -38,7 +38,7 @@ def _signed(parts: list[str]) -> list[tuple[str, str]]:
 
 def factored(prefactors: list[str], numerators: sp.MatrixBase) -> Factored:
     """Rows as prefactor × (numerators), each numerator split into its terms."""
-    return [(prefactors[i], [terms(x) for x in numerators.row(i)]) for i in range(numerators.rows)]
+    return [(prefactors[i], [terms(x) for x in row]) for i, row in enumerate(numerators.tolist())]
 
 
 def approx_cells(grid) -> list[list[str]] | None:

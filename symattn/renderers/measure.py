@@ -40,7 +40,7 @@ _IGNORED = (r"\left", r"\right", r"\bigl", r"\bigr", r"\Bigl", r"\Bigr", r"\limi
 _STYLES = {"D": 1.0, "T": 1.0, "S": 0.8, "SS": 0.68}
 _SMALLER = {"D": "T", "T": "S", "S": "SS", "SS": "SS"}
 _SCRIPT = {"D": "S", "T": "S", "S": "SS", "SS": "SS"}
-_TOKEN = re.compile(r"\\[A-Za-z]+|\\.|\s+|.", re.DOTALL)
+_TOKEN = re.compile(r"\\[A-Za-z]+|\\.|\S", re.DOTALL)  # whitespace is skipped
 _UNKNOWN = 8.0
 ARRAY_COLUMN_SEP = 10.0  # \arraycolsep on both sides of a cell
 DELIMITER = 6.5  # a \\left[ or \\right] around an array or a fraction
@@ -52,7 +52,7 @@ class _Reader:
     """Tokens of one math string, read once from the left."""
 
     def __init__(self, tex: str) -> None:
-        self.tokens = [t for t in _TOKEN.findall(tex) if not t.isspace()]
+        self.tokens = _TOKEN.findall(tex)
         self.at = 0
         self.delimiters: list[float] = []  # widths of the open \\left delimiters
 
@@ -69,26 +69,36 @@ class _Reader:
         first = self.next()
         if first != "{":
             return [first] if first is not None else []
-        depth, out = 1, []
-        while (token := self.next()) is not None:
-            depth += (token == "{") - (token == "}")
-            if depth == 0:
-                break
-            out.append(token)
-        return out
+        tokens, start, depth = self.tokens, self.at, 1
+        for k in range(start, len(tokens)):
+            token = tokens[k]
+            if token == "{":
+                depth += 1
+            elif token == "}":
+                depth -= 1
+                if depth == 0:
+                    self.at = k + 1
+                    return tokens[start:k]
+        self.at = len(tokens) + 1  # unclosed: the rest, read to its end
+        return tokens[start:]
 
     def until_end(self, environment: str) -> list[str]:
         """The tokens up to the matching \\end{environment}."""
-        out, depth = [], 1
-        while (token := self.next()) is not None:
-            if token in (r"\begin", r"\end"):
-                name = "".join(self.group())
-                depth += 1 if token == r"\begin" else -1 if name == environment else 0
-                if depth == 0:
-                    break
-                out += [token, "{", *name, "}"]
-                continue
-            out.append(token)
+        out, depth, tokens = [], 1, self.tokens
+        while True:
+            start = k = self.at
+            while k < len(tokens) and tokens[k] != r"\begin" and tokens[k] != r"\end":
+                k += 1
+            out += tokens[start:k]  # the plain tokens before the next \\begin or \\end
+            self.at = k + 1
+            if k >= len(tokens):
+                break
+            token = tokens[k]
+            name = "".join(self.group())
+            depth += 1 if token == r"\begin" else -1 if name == environment else 0
+            if depth == 0:
+                break
+            out += [token, "{", *name, "}"]
         return out
 
 
@@ -96,7 +106,52 @@ class _Reader:
 def width(tex: str, style: str = "D") -> float:
     """The width of a math string in points (10 pt), in display style unless told (memoized:
     fitting a matrix measures the same cells inside every candidate line)."""
-    return _width(_Reader(tex).tokens, style)
+    return _state(tex, style)[0]
+
+
+def joined_width(prefix: str, suffix: str, style: str = "D") -> float:
+    """width(prefix + suffix), the same number, measured on from where prefix's measurement
+    stopped when prefix was measured lately (a line grown piece by piece is read once)."""
+    return _state(prefix + suffix, style, prefix)[0]
+
+
+_Mark = tuple  # (token index, total, previous class, open delimiters) before a string's last atom
+_STATES: dict[tuple[str, str], tuple[float, list[str], _Mark | None]] = {}
+_STATES_KEPT = 1 << 21  # tokens held by the kept states (the lines lately measured), at most
+_kept = [0]
+
+
+def _state(tex: str, style: str, prefix: str | None = None
+           ) -> tuple[float, list[str], _Mark | None]:
+    """tex's width, tokens and where to resume, resumed from prefix's state if it is kept and
+    the tokens of tex are prefix's followed by the rest's."""
+    got = _STATES.get((tex, style))
+    if got is not None:
+        return got
+    base = _STATES.get((prefix, style)) if prefix is not None else None
+    rest = tex[len(prefix):] if base is not None else ""
+    if base is not None and base[2] is not None and _joins(prefix, rest):
+        tokens = base[1] + _TOKEN.findall(rest)
+        at, total, previous, delimiters = base[2]
+        got = _run(tokens, style, at, total, previous, list(delimiters))
+    else:
+        tokens = _TOKEN.findall(tex)
+        got = _run(tokens, style)
+    got = (got[0], tokens, got[1])
+    _kept[0] += len(tokens)
+    while _kept[0] > _STATES_KEPT and _STATES:  # the oldest go first
+        _kept[0] -= len(_STATES.pop(next(iter(_STATES)))[1])
+    _STATES[tex, style] = got
+    return got
+
+
+def _joins(prefix: str, rest: str) -> bool:
+    """Whether prefix + rest reads as prefix's tokens followed by rest's (no command name or
+    escaped character runs across the join)."""
+    if not prefix or not rest:
+        return True
+    return not prefix.endswith("\\") and not (rest[0].isascii() and rest[0].isalpha()
+                                              and re.search(r"\\[A-Za-z]+$", prefix))
 
 
 def _width(tokens: list[str], style: str) -> float:
@@ -106,11 +161,21 @@ def _width(tokens: list[str], style: str) -> float:
 @lru_cache(maxsize=1 << 16)
 def _measured(tokens: tuple[str, ...], style: str) -> float:
     """_width of a token sequence, memoized: a cell's groups recur in every line holding it."""
+    return _run(list(tokens), style)[0]
+
+
+def _run(tokens: list[str], style: str, at: int = 0, total: float = 0.0,
+         previous: str = "open", delimiters: list[float] | None = None
+         ) -> tuple[float, _Mark | None]:
+    """The width of tokens[at:] added to total, after an atom of class previous (for TeX's
+    spacing), and the mark before the last atom (None while a \\left is open: its
+    delimiter's size was judged on the tokens seen)."""
     reader = _Reader("")
-    reader.tokens = list(tokens)
+    reader.tokens, reader.at, reader.delimiters = tokens, at, delimiters or []
     scale = _STYLES[style]
-    total, previous = 0.0, "open"  # the class of the atom before, for TeX's spacing
+    mark = (at, total, previous, tuple(reader.delimiters))
     while (token := reader.next()) is not None:
+        mark = (reader.at - 1, total, previous, tuple(reader.delimiters))
         kind, w = _atom(token, reader, style)
         if kind == "bin" and previous in ("open", "bin", "rel", "punct"):
             kind = "ord"  # a leading minus is a sign, not an operation
@@ -124,7 +189,7 @@ def _measured(tokens: tuple[str, ...], style: str) -> float:
         total += w if kind == "box" else w * scale
         if kind != "space":
             previous = kind
-    return total
+    return total, (mark if not reader.delimiters else None)
 
 
 def _atom(token: str, reader: _Reader, style: str) -> tuple[str, float]:
@@ -207,8 +272,13 @@ def _text(text: str) -> str:
 def _environment(name: str, reader: _Reader, style: str) -> float:
     if name == "array":
         reader.group()  # the column specification
-    body = reader.until_end(name)
-    rows = _split(body, r"\\")
+    return _body_width(name, tuple(reader.until_end(name)), style)
+
+
+@lru_cache(maxsize=64)
+def _body_width(name: str, body: tuple[str, ...], style: str) -> float:
+    """The width of an environment's body (memoized: a matrix recurs in the lines tried)."""
+    rows = _split(list(body), r"\\")
     if name in ("aligned", "gathered", "split"):
         widths = [[_width(cell, style) for cell in _split(row, "&")] for row in rows]
         columns = max(len(r) for r in widths)
@@ -220,21 +290,33 @@ def _environment(name: str, reader: _Reader, style: str) -> float:
                for c in range(columns)) + ARRAY_COLUMN_SEP * columns * _STYLES[style]
 
 
+_NESTING = frozenset(("{", "}", r"\begin", r"\end"))
+
+
+def _index(tokens: list[str], token: str, start: int) -> int:
+    """Where token next occurs from start on (the last index if it does not)."""
+    try:
+        return tokens.index(token, start)
+    except ValueError:
+        return len(tokens) - 1
+
+
 def _split(tokens: list[str], separator: str) -> list[list[str]]:
     """Tokens split at a separator outside braces and nested environments (a row's spacing
     argument, as in \\\\[0.5ex], dropped)."""
-    parts: list[list[str]] = [[]]
-    depth, optional = 0, "no"
-    for token in tokens:
-        if optional == "maybe":
-            optional = "in" if token == "[" else "no"
-        if optional == "in":
-            optional = "in" if token != "]" else "no"
+    parts: list[list[str]] = []
+    start, depth, skip_to = 0, 0, -1
+    for k in [k for k, token in enumerate(tokens) if token in _NESTING or token == separator]:
+        if k <= skip_to:  # inside a row's [spacing]
+            continue
+        token = tokens[k]
+        if token == separator and depth == 0:
+            parts.append(tokens[start:k])
+            start = k + 1
+            if separator == r"\\" and tokens[k + 1:k + 2] == ["["]:
+                skip_to = _index(tokens, "]", k + 2)
+                start = skip_to + 1
             continue
         depth += (token in ("{", r"\begin")) - (token in ("}", r"\end"))
-        if token == separator and depth == 0:
-            parts.append([])
-            optional = "maybe" if separator == r"\\" else "no"
-            continue
-        parts[-1].append(token)
+    parts.append(tokens[start:])
     return [p for p in parts if p]

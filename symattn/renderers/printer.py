@@ -53,7 +53,16 @@ class MathPrinter(LatexPrinter):
         return rf"\left({text}\right)^{{{exp}}}" if exp else text
 
     def _exponent(self, x: sp.Expr) -> str:
-        r"""An exponent as a textbook writes it: 20\sqrt{3}/51, \ln 2/t, not a stacked fraction."""
+        r"""An exponent as a textbook writes it: 20\sqrt{3}/51, \ln 2/t, not a stacked fraction
+        (remembered per printer: the same exponents recur in every row)."""
+        memo = self.__dict__.setdefault("_exponent_memo", {})
+        if x not in memo:
+            if len(memo) > 20_000:
+                memo.clear()
+            memo[x] = self._written_exponent(x)
+        return memo[x]
+
+    def _written_exponent(self, x: sp.Expr) -> str:
         numerator, denominator = sp.fraction(sp.together(x) if x.is_Add else x)
         if denominator == 1:
             return self._print(x)
@@ -138,7 +147,7 @@ def decimal_matrix(cells: list[list[str]]) -> str:
 
 def matrix_of(values: sp.MatrixBase) -> str:
     """A bracketed array of a matrix's exact entries, rational ones as slash fractions."""
-    return matrix([[math(x, slash=True) for x in values.row(i)] for i in range(values.rows)])
+    return matrix([[math(x, slash=True) for x in row] for row in values.tolist()])
 
 
 def approx(a) -> str:

@@ -79,7 +79,7 @@ def render_text(trace: Trace, decimals: dict[str, list[list[str]]],
         formula = f"{name} ({GIVEN[name]}, given)" if name in GIVEN and name == p.start \
             else FORMULAS[name]
         lines += ["", f"{formula}   [{matrix.rows}x{matrix.cols}]"]
-        cells = [[printer.doprint(x) for x in matrix.row(i)] for i in range(matrix.rows)]
+        cells = [[printer.doprint(x) for x in row] for row in matrix.tolist()]
         table = grid(rows, columns, cells)
         if max(width(line) for line in table) <= MAX_GRID_WIDTH:
             lines += table
