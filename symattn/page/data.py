@@ -27,6 +27,7 @@ from ..renderers.markdown import block as markdown_block
 from ..renderers.phrases import PHRASES
 from ..renderers.printer import approx as approx_math
 from ..renderers.printer import escape_text, math
+from .edit import edit_data
 from .mistakes import mistakes_data
 from .phrases import page_phrases
 
@@ -85,6 +86,7 @@ def collect(problem: Problem | ShapeProblem, temperatures: list[sp.Expr], lang: 
         "temperatures": [{"key": key(t), "m": store.add(math(t)), "dec": short_decimal(t, places),
                           **rational(t)} for t in taus],
         "free": free_data(p, masks),
+        "edit": edit_data(p),
         "maskLabel": mask_label(problem, masks),
         "projections": projections(store, p, places),
         "mistakes": mistakes_data(p, places, lang),

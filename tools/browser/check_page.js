@@ -35,8 +35,10 @@ async function ready(page) {
   await page.evaluate(() => document.fonts.ready.then(() => true));
 }
 
-// Everything a test asserts on, read from the page as a reader would see it.
-function observe(page) {
+// Everything a test asserts on, read from the page as a reader would see it (once the blocks
+// drawn when seen or idle are drawn: body[data-pending]).
+async function observe(page) {
+  await page.waitForFunction(() => !document.body.dataset.pending, null, { polling: 20, timeout: 10000 });
   return page.evaluate(() => {
     const $ = (id) => document.getElementById(id);
     const tables = {};
@@ -118,6 +120,7 @@ async function everyState(page) {
       const changed = new Promise((r) => window.addEventListener("hashchange", () => setTimeout(r, 0), { once: true }));
       location.hash = params.toString();
       await changed; // the page's own hashchange listener has drawn the state
+      while (document.body.dataset.pending) await new Promise((r) => setTimeout(r, 20)); // and the blocks below
       seen.push({ tau, mask, row, shownRow: document.getElementById("row").value,
         error: document.getElementById("state-error").hidden ? null : document.getElementById("state-error-text").textContent,
         katexErrors: document.querySelectorAll(".katex-error").length,
