@@ -56,8 +56,8 @@ PAGE_PHRASES: dict[str, dict[str, str]] = {
                                      "{n_q} × {d_k}，K = {source}W_K 为 {n_k} × {d_k}，V = {source}W_V 为 "
                                      "{n_k} × {d_v}：Q 与 K 共享 d_k = {d_k}。"},
     "causal_mask_bottom_right": {"en": "Causal mask (bottom-right)", "zh": "因果掩码（右下对齐）"},
-    "share": {"en": "Share link (restores row, temperature, mask and step)",
-              "zh": "分享链接（恢复 query 行、温度、掩码与步骤）"},
+    "share": {"en": "Share link (restores row, temperature, mask, step and edits)",
+              "zh": "分享链接（恢复 query 行、温度、掩码、步骤与修改）"},
     "copy": {"en": "Copy link", "zh": "复制链接"},
     "copied": {"en": "Copied", "zh": "已复制"},
     "copy_failed": {"en": "Select the link and copy it", "zh": "请选中链接后手动复制"},

@@ -3,7 +3,8 @@
 // asserts on it. Standard input: {"chromium": PATH, "jobs": [{"name", "page", "scenario", ...}]}.
 // scenario "edit": an entry of Q typed (a fraction), a refused entry, the entry typed back, a link
 // with edits reloaded, a malformed link, reset; "timing": time to usable and control changes, at
-// the top of the page and with the tables in view; "screenshot": job.hash at job.width x job.height.
+// the top of the page and with the tables in view; "open": the page as opened (job.hash);
+// "screenshot": job.hash at job.width x job.height.
 // The measurements in docs/performance.md come from, in the repository root,
 //   .venv/bin/symattn page worked_examples/05_five_tokens_temperature/problem.toml -o /tmp/p.html
 //   echo '{"chromium": "/usr/bin/chromium", "jobs": [{"name": "t", "page": "/tmp/p.html",
@@ -151,6 +152,7 @@ async function timing(browser, job) {
         for (const row of ["1", "2", "4", "5", "3"]) changes.push(timed("row", () => { $("row").value = row; fire($("row"), "change"); }));
         for (const position of ["700", "720", "740", "615"]) changes.push(timed("tau slider", () => { $("tau").value = position; fire($("tau"), "input"); }));
         for (const on of [false, true]) changes.push(timed("mask", () => { $("mask").checked = on; fire($("mask"), "change"); }));
+        if (!$("edit-Q-3-1")) continue; // a page without the editor (to measure an older page)
         for (const value of ["1/2", "1.34"]) changes.push(timed("edit", () => { $("edit-Q-3-1").value = value; fire($("edit-Q-3-1"), "change"); }));
       }
       return changes;
@@ -164,6 +166,18 @@ async function timing(browser, job) {
     }
     return parts;
   });
+  await context.close();
+  return out;
+}
+
+// A page opened as it is: what the editor offers there.
+async function open(browser, job) {
+  const context = await browser.newContext({ viewport: VIEWPORT });
+  const page = await context.newPage();
+  const log = watch(page);
+  await page.goto(pathToFileURL(path.resolve(job.page)).href + (job.hash ? "#" + job.hash : ""));
+  await ready(page);
+  const out = { log, first: await observe(page) };
   await context.close();
   return out;
 }
@@ -188,7 +202,7 @@ async function main(request) {
   try {
     for (const job of request.jobs) {
       try {
-        results[job.name] = await { edit, timing, screenshot }[job.scenario](browser, job);
+        results[job.name] = await { edit, timing, open, screenshot }[job.scenario](browser, job);
       } catch (error) {
         results[job.name] = { failure: String(error && error.stack || error) };
       }

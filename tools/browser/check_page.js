@@ -32,6 +32,7 @@ async function open(context, url) {
 
 async function ready(page) {
   await page.waitForSelector("body[data-ready='1'], body[data-error]", { state: "attached", timeout: 30000 });
+  await page.waitForFunction(() => !document.body.dataset.pending, null, { polling: 20, timeout: 10000 });
   await page.evaluate(() => document.fonts.ready.then(() => true));
 }
 
