@@ -112,7 +112,7 @@ def edit_run(tmp_path_factory) -> dict:
               "hash": edited, "screenshot": str(ARTIFACTS / f"edit-{w}.png")}
              for w, h in ((1280, 900), (390, 844))]
     jobs += [{"name": f"shot-editor-{w}", "page": demo, "scenario": "screenshot", "width": w,
-              "height": h, "hash": edited, "scrollTo": "edit-block",
+              "height": h, "hash": edited, "scrollTo": "edit-block", "axe": True,
               "screenshot": str(ARTIFACTS / f"edit-editor-{w}.png")} for w, h in ((1280, 900), (390, 844))]
     return run_jobs("check_edit.js", jobs)
 
@@ -213,7 +213,8 @@ def test_screenshots_after_an_edit_are_kept_for_review(edit_run):
 
 def test_control_changes_are_timed_and_kept(edit_run):
     """Recorded, not asserted against a clock (docs/performance.md): time to usable (median of 5
-    loads) and each control change at the top of the page and with the tables in view."""
+    loads) and each control change at the top of the page, with the tables and with the derivation
+    in view."""
     seen = edit_run["timing"]
     assert len(seen["loads"]) == 5 and all(t > 0 for t in seen["loads"])
     record = {"usable_ms_median": round(statistics.median(seen["loads"]))}
@@ -236,3 +237,9 @@ def test_the_demo_page_offers_every_entry_of_q_k_v():
         assert [[Fraction(e[2]) for e in row] for row in data[name]] == \
             [[Fraction(int(sp.Rational(x).p), int(sp.Rational(x).q)) for x in matrix.row(i)]
              for i in range(matrix.rows)]
+
+
+def test_axe_finds_no_serious_violation_after_an_edit_and_a_refused_entry(edit_run):
+    for w in (1280, 390):
+        serious = [v for v in edit_run[f"shot-editor-{w}"]["axe"] if v["impact"] in ("serious", "critical")]
+        assert serious == [], w

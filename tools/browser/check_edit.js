@@ -3,7 +3,7 @@
 // asserts on it. Standard input: {"chromium": PATH, "jobs": [{"name", "page", "scenario", ...}]}.
 // scenario "edit": an entry of Q typed (a fraction), a refused entry, the entry typed back, a link
 // with edits reloaded, a malformed link, reset; "timing": time to usable and control changes, at
-// the top of the page and with the tables in view; "open": the page as opened (job.hash);
+// the top of the page, with the tables and with the derivation in view; "open": the page as opened (job.hash);
 // "screenshot": job.hash at job.width x job.height.
 // The measurements in docs/performance.md come from, in the repository root,
 //   .venv/bin/symattn page worked_examples/05_five_tokens_temperature/problem.toml -o /tmp/p.html
@@ -50,7 +50,7 @@ async function observe(page) {
     }
     return {
       error: document.body.dataset.error || null, hash: location.hash, share: $("share-url").value,
-      heat, summary: $("summary").textContent, derivation: $("derivation").textContent,
+      heat, summary: $("summary").textContent, derivation: [...$("derivation").children].filter((c) => !c.classList.contains("stashed")).map((c) => c.textContent).join(""),
       checks: ($("checks-verdict") || {}).className || null, mistakes: $("mistakes").textContent,
       tables: Object.fromEntries(["Q", "K", "V", "R", "S", "L", "A", "O"].map((n) => [n, table(n)])),
       walk: $("walk-panel").textContent, fields, editShown: !$("edit-block").hidden,
@@ -112,7 +112,7 @@ async function edit(browser, job) {
 
 // Time to usable (navigation start -> the page marks itself ready) over job.runs loads; then each
 // control change, from the event to the end of the forced layout of the redrawn state (handlers
-// run synchronously): at the top of the page, then scrolled so that the tables are in view.
+// run synchronously): at the top of the page, then scrolled to the tables, then to the derivation.
 async function timing(browser, job) {
   const context = await browser.newContext({ viewport: VIEWPORT });
   await context.addInitScript(() => {
@@ -132,10 +132,10 @@ async function timing(browser, job) {
     await page.goto("about:blank");
   }
   const out = { loads, changes: {} };
-  for (const where of ["top", "tables"]) {
+  for (const where of ["top", "tables", "derivation"]) {
     await page.goto(url + "#row=3&tau=17%2F20&mask=on&step=4");
     await ready(page);
-    if (where === "tables") await page.evaluate(() => document.getElementById("tables").scrollIntoView());
+    if (where !== "top") await page.evaluate((id) => document.getElementById(id).scrollIntoView(), where);
     await page.waitForTimeout(300);
     await page.waitForFunction(() => !document.body.dataset.pending, null, { polling: 20 });
     out.changes[where] = await page.evaluate(() => {
@@ -182,9 +182,18 @@ async function open(browser, job) {
   return out;
 }
 
+// axe-core's violations on the page as it is now (after every animation has finished).
+async function axe(page) {
+  await page.evaluate(require("fs").readFileSync(require.resolve("axe-core/axe.min.js"), "utf8"));
+  await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished)));
+  return page.evaluate(async () => (await window.axe.run(document, { resultTypes: ["violations"] })).violations
+    .map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length, targets: v.nodes.slice(0, 4).map((n) => n.target.join(" ")) })));
+}
+
 async function screenshot(browser, job) {
   const phone = job.width < 700;
-  const context = await browser.newContext({ viewport: { width: job.width, height: job.height }, isMobile: phone, hasTouch: phone });
+  const context = await browser.newContext({ viewport: { width: job.width, height: job.height }, isMobile: phone, hasTouch: phone,
+    bypassCSP: Boolean(job.axe) }); // the context lets axe's test script in, nothing else
   const page = await context.newPage();
   const log = watch(page);
   await page.goto(pathToFileURL(path.resolve(job.page)).href + "#" + job.hash);
@@ -192,8 +201,14 @@ async function screenshot(browser, job) {
   if (job.scrollTo) await page.evaluate((id) => document.getElementById(id).scrollIntoView(), job.scrollTo);
   await page.waitForTimeout(1200);
   await page.screenshot({ path: job.screenshot, fullPage: Boolean(job.full) });
+  const out = { log, saved: job.screenshot };
+  if (job.axe) { // after a refused entry too: the message and the marked field
+    await page.fill("#edit-V-1-1", "1/0");
+    await page.press("#edit-V-1-1", "Enter");
+    out.axe = await axe(page);
+  }
   await context.close();
-  return { log, saved: job.screenshot };
+  return out;
 }
 
 async function main(request) {

@@ -72,7 +72,7 @@ async function observe(page) {
         panel: $("walk-panel").dataset.step },
       stateError: $("state-error").hidden ? null : $("state-error-text").textContent,
       hash: location.hash, share: $("share-url").value, tables, heat, exactA,
-      summary: $("summary").textContent, derivation: $("derivation").textContent,
+      summary: $("summary").textContent, derivation: [...$("derivation").children].filter((c) => !c.classList.contains("stashed")).map((c) => c.textContent).join(""),
       checks: ($("checks-verdict") || {}).className || null, focus: document.activeElement.id,
       motionNote: !$("motion-note").hidden, playDisabled: $("walk-play").disabled,
       maskOffered: $("mask").offsetParent !== null,
@@ -125,8 +125,8 @@ async function everyState(page) {
       seen.push({ tau, mask, row, shownRow: document.getElementById("row").value,
         error: document.getElementById("state-error").hidden ? null : document.getElementById("state-error-text").textContent,
         katexErrors: document.querySelectorAll(".katex-error").length,
-        derivationMath: document.querySelectorAll("#derivation .katex").length,
-        freeNote: document.querySelector("#derivation .free-note") !== null });
+        derivationMath: document.querySelectorAll("#derivation > :not(.stashed) .katex").length,
+        freeNote: document.querySelector("#derivation > :not(.stashed) .free-note") !== null });
       useOfFonts();
     }
     const declared = [...document.fonts].map((f) => f.family.replace(/"/g, "") + "/" + f.weight + "/" + f.style);

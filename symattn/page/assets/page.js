@@ -311,7 +311,7 @@
       timed("summary", () => renderSummary(error ? null : v));
     }
     drawWhenSeen($("tables"), "tables", () => renderTables(error ? null : v));
-    drawWhenSeen($("derivation"), "derivation", () => renderDerivation(error ? null : v));
+    drawWhenSeen($("derivation"), "derivation", () => keptDerivation(error ? null : v));
     drawWhenSeen($("mistakes"), "mistakes", renderMistakes);
   }
 
@@ -504,8 +504,7 @@
   }
 
   function renderDerivation(v) {
-    const box = $("derivation");
-    const checks = $("checks");
+    const [box, checks] = derivationTargets();
     if (!values) {
       box.replaceChildren(el("p", { text: P.shapes_only }), el("ul", {},
         el("li", { text: fill("constraint_dk", sizes) }), el("li", { text: fill("constraint_nk", sizes) })));
@@ -528,7 +527,7 @@
   // take more than a fifth of the screen stop following the reader.
   function fitLayout() {
     let count = 0;
-    for (const box of document.querySelectorAll("main .scroll, main .display")) {
+    for (const box of document.querySelectorAll("main .scroll:not(.stashed *), main .display:not(.stashed *)")) {
       const scrolls = box.scrollWidth > box.clientWidth + 1;
       if (scrolls) {
         const title = box.closest("figure, section").querySelector("figcaption, h2");
@@ -804,26 +803,59 @@
   // Each table has a slot in the grid; the versions of its card already laid out stay in the slot,
   // all but the shown one stashed (content-visibility: hidden keeps their layout, takes no room,
   // and hides them from the accessibility tree), so that showing one again costs no new layout.
+  // A stashed version's ids are set aside (data-stashed-id), so every id names what is shown.
   const STASH = 12;
+  function stash(node, on) {
+    if (node.classList.contains("stashed") === on) return;
+    node.classList.toggle("stashed", on);
+    for (const inner of node.querySelectorAll(on ? "[id]" : "[data-stashed-id]")) {
+      if (on) {
+        inner.dataset.stashedId = inner.id;
+        inner.removeAttribute("id");
+      } else {
+        inner.id = inner.dataset.stashedId;
+        delete inner.dataset.stashedId;
+      }
+    }
+  }
   function keepCards(box, wanted) {
     wanted.forEach((card, k) => {
       let slot = box.children[k];
       if (!slot) box.append(slot = el("div", { class: "slot" }));
-      if (card.parentNode !== slot) slot.append(card);
-      for (const other of [...slot.children]) {
-        const table = other.querySelector("[id^='table-'], [data-id]");
-        if (other === card) {
-          other.classList.remove("stashed");
-          if (table.dataset.id) table.id = table.dataset.id;
-        } else if (!other.classList.contains("stashed")) {
-          other.classList.add("stashed");
-          table.dataset.id = table.id;
-          table.removeAttribute("id");
-        }
-      }
-      while (slot.children.length > STASH) slot.removeChild(slot.firstElementChild === card ? card.nextElementSibling : slot.firstElementChild);
+      showOnly(slot, card, STASH);
     });
     while (box.children.length > wanted.length) box.lastElementChild.remove();
+  }
+  function showOnly(box, shown, most) { // shown becomes box's one unstashed child; at most `most` kept
+    if (shown.parentNode !== box) box.append(shown);
+    for (const other of box.children) if (other !== shown) stash(other, true);
+    stash(shown, false);
+    while (box.children.length > most) box.removeChild(box.firstElementChild === shown ? shown.nextElementSibling : box.firstElementChild);
+  }
+
+  // The derivation and checks of an exact state already shown are kept the same way (8 states);
+  // a free or edited state's note is drawn afresh.
+  const derivations = new Map(); // state -> [derivation version, checks version]
+  let drawing = null;
+  function derivationTargets() {
+    return drawing || [$("derivation"), $("checks")];
+  }
+  function keptDerivation(v) {
+    const id = !values ? "shapes" : v && !v.free ? `${state.tau}:${state.mask}:${state.row}` : "live";
+    let versions = derivations.get(id);
+    if (!versions || id === "live") {
+      versions = versions || [el("div", { class: "version" }), el("div", { class: "version" })];
+      drawing = versions;
+      try {
+        renderDerivation(v);
+      } finally {
+        drawing = null;
+      }
+      derivations.set(id, versions);
+    }
+    showOnly($("derivation"), versions[0], 8);
+    showOnly($("checks"), versions[1], 8);
+    for (const [key, kept] of derivations) if (!kept[0].parentNode) derivations.delete(key);
   }
 
   setUpControls();
