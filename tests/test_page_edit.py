@@ -35,12 +35,14 @@ def test_each_entry_is_given_as_float_text_and_exact_fraction():
     assert data["Q"][2][0] == [1.34, "1.34", "67/50"]
     assert data["K"][2][0] == [-1.3, "-1.3", "-13/10"]
     assert data["V"][4] == [[3.0, "3", "3/1"], [0.0, "0", "0/1"]]
-    assert data["scale"] == SCALE and data["limit"] == 1000
+    assert data["scale"] == SCALE and data["limit"] == 1000 and data["editable"] == ["Q", "K", "V"]
 
 
 def test_an_irrational_entry_has_no_fraction_and_a_symbolic_problem_no_editor():
-    k = edit_data(load_problem(PROJECTIONS))["K"]
-    assert k[0][0] == [math.log(2), "0.693147", None]  # K = XW_K: row 1 is ln 2
+    data = edit_data(load_problem(PROJECTIONS))
+    assert data["editable"] == ["X", "W_Q", "W_K", "W_V"]  # Q, K, V follow from them
+    assert data["W_K"][2][0] == [float(sp.log(3)), "1.09861", None]
+    assert data["K"][0][0] == [math.log(2), "0.693147", None]  # K = XW_K: row 1 is ln 2
     assert edit_data(load_problem(SYMBOLIC)) is None
 
 
@@ -59,32 +61,42 @@ def demo_floats() -> dict[str, list[list[float]]]:
                    for i in range(getattr(problem, name).rows)] for name in "QKV"}
 
 
-def float64_row(edits: dict[tuple[str, int, int], Fraction], tau: float, row: int = 3
-                ) -> tuple[list[str], list[str]]:
-    """Row `row` of A and O (3 places) for the demo with edited entries (1-based places), causal
-    mask, in float64 as the page computes them: R = QK^T, S = sR, L = (S + 0)/tau."""
-    m = demo_floats()
-    for (name, i, j), value in edits.items():
-        m[name][i - 1][j - 1] = value.numerator / value.denominator
-    q = m["Q"][row - 1]
-    logits = []
-    for k in m["K"][:row]:  # the causal mask: keys 1..row
-        r = 0.0
-        for a, b in zip(q, k):
-            r += a * b
-        logits.append((r * SCALE + 0.0) / tau)
+def times(a: list[list[float]], b: list[list[float]]) -> list[list[float]]:
+    """a b in float64, each sum from its first term on (as the page adds)."""
+    out = []
+    for row in a:
+        line = []
+        for c in range(len(b[0])):
+            s = 0.0
+            for k, x in enumerate(row):
+                s += x * b[k][c]
+            line.append(s)
+        out.append(line)
+    return out
+
+
+def float64_attention(q: list[float], keys: list[list[float]], values: list[list[float]],
+                      scale: float, tau: float) -> tuple[list[float], list[float]]:
+    """One query's weights over the keys it may read and its output, in float64 as the page
+    computes them: r = q.k, s = r * scale, l = (s + 0) / tau, softmax from the largest logit."""
+    logits = [(times([q], [[x] for x in k])[0][0] * scale + 0.0) / tau for k in keys]
     top = max(logits)
     e = [math.exp(x - top) for x in logits]
     z = 0.0
     for x in e:
         z += x
     weights = [x / z for x in e]
-    out = []
-    for c in range(2):
-        s = 0.0
-        for j, w in enumerate(weights):
-            s += w * m["V"][j][c]
-        out.append(s)
+    return weights, times([weights], values)[0]
+
+
+def float64_row(edits: dict[tuple[str, int, int], Fraction], tau: float, row: int = 3
+                ) -> tuple[list[str], list[str]]:
+    """Row `row` of A and O (3 places, as shown) for the demo with edited entries (1-based
+    places), causal mask (keys 1..row), in float64."""
+    m = demo_floats()
+    for (name, i, j), value in edits.items():
+        m[name][i - 1][j - 1] = value.numerator / value.denominator
+    weights, out = float64_attention(m["Q"][row - 1], m["K"][:row], m["V"][:row], SCALE, tau)
     return [f"≈{w:.3f}" for w in weights] + ["0"] * (5 - row), [f"≈ {o:.3f}" for o in out]
 
 
@@ -107,6 +119,8 @@ def edit_run(tmp_path_factory) -> dict:
     jobs = [{"name": "edit", "page": demo, "scenario": "edit"},
             {"name": "timing", "page": demo, "scenario": "timing", "runs": 5},
             {"name": "projections", "page": str(pages["projections"]), "scenario": "open"},
+            {"name": "projections-edited", "page": str(pages["projections"]), "scenario": "open",
+             "hash": "row=4&step=4&W_Q=1.1:2&X=1.2:1/2"},
             {"name": "symbolic", "page": str(pages["symbolic"]), "scenario": "open"}]
     jobs += [{"name": f"shot-{w}", "page": demo, "scenario": "screenshot", "width": w, "height": h,
               "hash": edited, "screenshot": str(ARTIFACTS / f"edit-{w}.png")}
@@ -199,7 +213,8 @@ def test_typing_the_entries_back_or_resetting_gives_the_exact_values_again(edit_
 def test_which_entries_are_editable_is_said_where_the_problem_gives_projections(edit_run):
     projections = edit_run["projections"]["first"]
     assert projections["editShown"] and projections["projectionsNote"]
-    assert projections["fields"]["edit-K-1-1"]["value"] == "0.693147"  # ln 2, as a float
+    assert sorted({key.split("-")[1] for key in projections["fields"]}) == ["W_K", "W_Q", "W_V", "X"]
+    assert projections["fields"]["edit-W_K-1-1"]["value"] == "0.693147"  # ln 2, as a float
     assert not edit_run["symbolic"]["first"]["editShown"]  # symbols: no float values to compute
     for name in ("projections", "symbolic"):
         assert clean(edit_run[name]["log"])
@@ -243,3 +258,22 @@ def test_axe_finds_no_serious_violation_after_an_edit_and_a_refused_entry(edit_r
     for w in (1280, 390):
         serious = [v for v in edit_run[f"shot-editor-{w}"]["axe"] if v["impact"] in ("serious", "critical")]
         assert serious == [], w
+
+
+def test_edited_x_and_projections_give_q_k_v_a_and_o_as_float64_predicts(edit_run):
+    seen = edit_run["projections-edited"]["first"]
+    problem = load_problem(PROJECTIONS)  # X, W_Q, W_K = (ln 2, 0, ln 3), W_V; d_k = 1, tau = 1
+    given = problem.projections
+    floats = {name: [[float(x) for x in getattr(given, name).row(i)]
+                     for i in range(getattr(given, name).rows)] for name in ("X", "W_Q", "W_K", "W_V")}
+    floats["W_Q"][0][0] = 2.0
+    floats["X"][0][1] = 0.5
+    q, k, v = (times(floats["X"], floats[w]) for w in ("W_Q", "W_K", "W_V"))
+    weights, out = float64_attention(q[3], k, v, 1.0, 1.0)  # row 4 reads all four keys
+    assert seen["heat"]["4"] == [f"≈{w:.4f}" for w in weights]
+    assert f"Output, row 4 of O: (≈ {out[0]:.4f}, ≈ {out[1]:.4f})." in seen["summary"]
+    assert [c["text"] for c in seen["tables"]["Q"][0]] == ["≈ 2.5000"]  # (1, 1/2, 0) W_Q
+    assert seen["fields"]["edit-X-1-2"] == {"value": "1/2", "edited": True, "invalid": None,
+                                            "label": "X, row 1 (policy), column 2"}
+    assert seen["hash"] == "#row=4&tau=1&mask=on&step=4&X=1.2:1/2&W_Q=1.1:2"
+    assert clean(edit_run["projections-edited"]["log"])

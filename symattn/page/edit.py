@@ -14,12 +14,22 @@ LIMIT = 1000  # an edited entry lies in [-LIMIT, LIMIT]: exp() of its scores sta
 
 
 def edit_data(problem: Problem) -> dict[str, Any] | None:
-    """Q, K, V as float64, as text and as exact fractions; the scale s of S = sR as float64.
-    None for a problem with symbols (the page has no float values for it)."""
+    """Q, K, V as float64, as text and as exact fractions; the scale s of S = sR as float64;
+    which matrices the student edits ("editable"): X and the projections when the problem gives
+    them (Q, K, V are then computed from them), else Q, K, V. None for a problem with symbols
+    (the page has no float values for it)."""
     if problem.symbols:
         return None
-    return {"scale": float(problem.scale_factor), "limit": LIMIT,
-            **{name: entries(getattr(problem, name)) for name in "QKV"}}
+    given = problem.projections
+    names = ["X", "W_Q", "W_K", "W_V"] + (["Y"] if given is not None and given.Y is not None else [])
+    editable = names if given is not None else ["Q", "K", "V"]
+    out: dict[str, Any] = {"scale": float(problem.scale_factor), "limit": LIMIT,
+                           "editable": editable}
+    for name in ("Q", "K", "V"):
+        out[name] = entries(getattr(problem, name))
+    for name in editable if given is not None else ():
+        out[name] = entries(getattr(given, name))
+    return out
 
 
 def entries(matrix: sp.ImmutableMatrix) -> list[list[list[Any]]]:

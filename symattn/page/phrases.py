@@ -189,10 +189,12 @@ PAGE_PHRASES: dict[str, dict[str, str]] = {
                          "values return.",
                    "zh": "修改任一元素（小数或分数，如 -0.5 或 3/4）后按回车：页面上的每个数都改由本页以 "
                          "float64 计算，标 ≈。输回原值或重置，精确值即恢复。"},
-    "edit_projections": {"en": "This problem gives X and the projections W_Q, W_K, W_V; here you "
-                               "edit Q, K and V themselves (X and the W's stay as given).",
-                         "zh": "本题给出 X 与投影矩阵 W_Q、W_K、W_V；这里修改的是 Q、K、V 本身"
-                               "（X 与 W 保持原样）。"},
+    "edit_projections": {"en": "This problem gives X and the projections W_Q, W_K, W_V: edit "
+                               "their entries, and Q = XW_Q, K, V are computed from them in the "
+                               "page too.",
+                         "zh": "本题给出 X 与投影矩阵 W_Q、W_K、W_V：修改它们的元素，Q = XW_Q、K、V "
+                               "也由本页据此计算。"},
+    "edit_title_projections": {"en": "Edit X, W_Q, W_K, W_V", "zh": "修改 X、W_Q、W_K、W_V"},
     "edit_entry": {"en": "{name}, row {row} ({label}), column {col}",
                    "zh": "{name}，第 {row} 行（{label}），第 {col} 列"},
     "edit_invalid": {"en": "{entry}: give a number between -{limit} and {limit}, as a decimal or a "

@@ -428,7 +428,7 @@
     if (v && v.names.length) $("names").append(el("p", { class: "note", text: P.names_legend }), ...v.names.map(blockNode));
     const keyRows = ["K", "V"];
     if (data.projections) {
-      for (const [name, cells] of Object.entries(data.projections.tables)) {
+      for (const [name, cells] of Object.entries((v && v.projectionTables) || data.projections.tables)) {
         const rows = name === "X" ? data.rowLabels : name === "Y" ? data.colLabels : cells.map((_, r) => String(r + 1));
         box.push(cachedCard(name, cells, rows, cells[0].map((_, c) => String(c + 1)), v));
       }
@@ -595,7 +595,7 @@
     const edits = {};
     const given = editData();
     if (!given) return edits;
-    for (const name of ["Q", "K", "V"]) {
+    for (const name of given.editable) {
       const text = params.get(name);
       if (!text || text.length > 4000) continue;
       const found = {};
@@ -614,7 +614,8 @@
     return edits;
   }
   function editsHash() {
-    const parts = { Q: [], K: [], V: [] };
+    if (!editData()) return "";
+    const parts = Object.fromEntries(editData().editable.map((name) => [name, []]));
     const keys = Object.keys(state.edits || {}).map((k) => [k, editPlace(k)]);
     keys.sort((a, b) => a[1][1] - b[1][1] || a[1][2] - b[1][2]);
     for (const [key, [name, i, j]] of keys) parts[name].push(`${i + 1}.${j + 1}:${state.edits[key]}`);
@@ -631,21 +632,33 @@
       return typed === undefined ? value : editValue(typed).value;
     }));
   }
+  function editedInputs() { // Q, K, V in float64: edited, or computed from the edited X and W's
+    if (!data.projections) return ["Q", "K", "V"].map(editedFloats);
+    const times = (a, b) => a.map((row) => b[0].map((_, c) => row.reduce((sum, x, k) => sum + x * b[k][c], 0)));
+    const X = editedFloats("X");
+    const source = editData().editable.includes("Y") ? editedFloats("Y") : X;
+    return [times(X, editedFloats("W_Q")), times(source, editedFloats("W_K")), times(source, editedFloats("W_V"))];
+  }
   function editedVariant() {
     const id = "edited:" + state.tau + ":" + state.mask + ":" + editsKey();
     if (computed.has(id)) return computed.get(id);
     const base = maskBase();
     if (base.error || !free.M[state.mask]) return base;
-    const [Q, K, V] = ["Q", "K", "V"].map(editedFloats);
+    const [Q, K, V] = editedInputs();
     const R = Q.map((q) => K.map((k) => q.reduce((sum, x, c) => sum + x * k[c], 0)));
     const S = R.map((row) => row.map((r) => r * data.edit.scale));
     const v = floatVariant(base, S, V, free.M[state.mask], R);
-    v.inputs = {};
-    for (const name of ["Q", "K", "V"]) {
-      v.inputs[name] = data.inputs[name].map((row, i) => row.map((cell, j) => {
-        const typed = state.edits[editKey(name, i, j)];
-        return typed === undefined ? cell : [null, typed, false, true]; // [3]: an edited entry
-      }));
+    const typedIn = (name, cells) => cells.map((row, i) => row.map((cell, j) => {
+      const typed = state.edits[editKey(name, i, j)];
+      return typed === undefined ? cell : [null, typed, false, true]; // [3]: an edited entry
+    }));
+    if (data.projections) { // X and the W's as typed; Q, K, V computed from them, marked ≈
+      v.projectionTables = {};
+      for (const [name, cells] of Object.entries(data.projections.tables)) v.projectionTables[name] = typedIn(name, cells);
+      const approx = (m) => m.map((row) => row.map((x) => [null, x.toFixed(data.places), true]));
+      v.inputs = { Q: approx(Q), K: approx(K), V: approx(V) };
+    } else {
+      v.inputs = Object.fromEntries(["Q", "K", "V"].map((name) => [name, typedIn(name, data.inputs[name])]));
     }
     if (computed.size > 200) computed.clear();
     computed.set(id, v);
@@ -658,9 +671,11 @@
     if (!given) return;
     $("edit-block").hidden = false;
     $("edit-projections").hidden = !data.projections;
-    for (const name of ["Q", "K", "V"]) {
-      const labels = name === "Q" ? data.rowLabels : data.colLabels;
-      const head = el("tr", {}, el("th", { text: "" }), ...given[name][0].map((_, j) => el("th", { scope: "col", text: String(j + 1) })));
+    if (data.projections) $("edit-title").textContent = P.edit_title_projections;
+    for (const name of given.editable) {
+      const labels = ["Q", "X"].includes(name) ? data.rowLabels : ["K", "V", "Y"].includes(name) ? data.colLabels
+        : given[name].map((_, i) => String(i + 1));
+      const head = el("tr", {}, el("td", {}), ...given[name][0].map((_, j) => el("th", { scope: "col", text: String(j + 1) })));
       const body = el("tbody", {}, ...given[name].map((row, i) => el("tr", {}, el("th", { scope: "row", text: labels[i] }),
         ...row.map((_, j) => el("td", {}, editField(name, i, labels[i], j))))));
       $("edit-grids").append(el("figure", { class: "edit-card" }, el("figcaption", { text: name }),
@@ -716,8 +731,9 @@
       const shown = edited ? state.edits[key] : given[name][i][j][1];
       if (!input.hasAttribute("aria-invalid") && input.value !== shown) input.value = shown;
       input.classList.toggle("edited", edited);
+      input.classList.toggle("wide", shown.length > 5);
     }
-    $("edit-Q").querySelectorAll("tbody tr").forEach((tr, i) => tr.classList.toggle("current", i + 1 === state.row));
+    $(data.projections ? "edit-X" : "edit-Q").querySelectorAll("tbody tr").forEach((tr, i) => tr.classList.toggle("current", i + 1 === state.row));
     const count = editCount();
     $("edit-status").textContent = count ? fill("edit_count", { count }) : P.edit_none;
   }
