@@ -31,6 +31,8 @@ MAX_LABEL = 200  # characters of a token label or title
 MAX_SYMBOL_NAME = 32
 MAX_PLACES = 50  # [derivation] places, --places
 MAX_SIGFIGS = 50  # [grading] sigfigs
+MAX_PAGE_TEXT = 2000  # characters of one prediction, claim or reason ([page])
+MAX_PREDICTIONS = 12  # predictions in [page]
 
 # Sweeps ([sweep])
 MAX_SWEEP_STEPS = 101

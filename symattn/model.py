@@ -79,6 +79,20 @@ class Upstream:
 
 
 @dataclass(frozen=True)
+class Lesson:
+    """What a course page asks before its lab (a problem file's [page] table): predictions to
+    write down and a claim to judge true or false, with the reason; English and Chinese."""
+
+    predictions: tuple[str, ...] = ()
+    predictions_zh: tuple[str, ...] | None = None
+    claim: str | None = None
+    claim_zh: str | None = None
+    claim_answer: bool | None = None
+    claim_reason: str | None = None
+    claim_reason_zh: str | None = None
+
+
+@dataclass(frozen=True)
 class Problem:
     """One attention problem, every value exact; rows and columns as in the course (0-based here)."""
 
@@ -107,6 +121,7 @@ class Problem:
     decimals: bool = False  # the problem writes its numbers as decimals: show them so
     start: str = "Q"  # where the problem starts: Q and K, or given scores R, S or logits L
     given_d_k: int | None = None  # d_k stated with given scores R (its 1/√d_k is the scale)
+    page: Lesson | None = None  # the file's [page] table (predictions and a claim)
 
     @property
     def n_q(self) -> int:
@@ -176,6 +191,7 @@ class ShapeProblem:
     batch: int | None = None  # a leading batch axis of this size
     heads: int | None = None  # heads over which d_k and d_v are split
     d_out: int | None = None  # columns of W_O (with heads; default d_v)
+    page: Lesson | None = None  # the file's [page] table (predictions and a claim)
 
     @property
     def shapes(self) -> dict[str, tuple[int, ...]]:
@@ -331,6 +347,7 @@ class MultiHeadProblem:
     answers: tuple = ()  # claims about the output: O is MHA(X) here
     grading: Grading = Grading()
     title_zh: str | None = None
+    page: Lesson | None = None  # the file's [page] table (predictions and a claim)
 
     @property
     def symbols(self) -> tuple[sp.Symbol, ...]:

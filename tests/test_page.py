@@ -143,12 +143,6 @@ def test_a_problem_whose_every_state_fails_is_refused(capsys, tmp_path):
     assert err.startswith("error: ") and "may read no key" in err and err.count("\n") == 1
 
 
-def test_a_multi_head_file_is_refused_in_one_line(capsys):
-    for path in sorted(MULTI_HEAD):
-        assert cli.main(["page", str(path)]) == 2
-        assert "a course page shows one attention head" in capsys.readouterr().err
-
-
 def test_a_shape_only_problem_gives_its_shapes():
     (path,) = sorted(SHAPE_ONLY)
     data = collect(load_problem(path), [], "en", MathStore())
@@ -454,7 +448,7 @@ def test_the_chinese_page_speaks_chinese(browser):
     first = browser["demo.zh"]["first"]
     assert first["lang"] == "zh" and first["state"]["step"] == "第 1 步 / 共 5 步"
     assert first["h1"] == "五个 token、因果掩码、温度 0.85"  # the file's title_zh
-    assert first["headings"][:2] == ["注意力权重矩阵 A", "机制动画：五个步骤"]
+    assert first["headings"][:3] == ["打开实验前", "注意力权重矩阵 A", "机制动画：五个步骤"]
 
 
 def test_hostile_labels_are_shown_literally(browser):

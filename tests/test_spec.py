@@ -196,7 +196,7 @@ def _q(row: str) -> str:
 ERRORS = [
     # unknown keys
     ("foo = 1\n" + BASE,
-     "p.toml, foo: unknown key (expected one of answers, attention, derivation, gradient, grading, heads, input, key_tokens, sweep, symbols, title, "
+     "p.toml, foo: unknown key (expected one of answers, attention, derivation, gradient, grading, heads, input, key_tokens, page, sweep, symbols, title, "
      "title_zh, tokens)", InputError, "unknown-top-level-key"),
     (BASE + "W = [[1]]\n",
      "p.toml, input.W: unknown key (expected one of K, L, Q, R, S, V, W_K, W_O, W_Q, W_V, X, Y, "
@@ -205,7 +205,7 @@ ERRORS = [
      "p.toml, attention.masks: unknown key (expected one of bias, fully_masked, keep, "
      "key_lengths, mask, masked, scale, temperature)", InputError, "unknown-attention-key"),
     ('"a\\u202eb" = 1\n' + BASE,
-     "p.toml, 'a\\u202eb': unknown key (expected one of answers, attention, derivation, gradient, grading, heads, input, key_tokens, sweep, symbols, "
+     "p.toml, 'a\\u202eb': unknown key (expected one of answers, attention, derivation, gradient, grading, heads, input, key_tokens, page, sweep, symbols, "
      "title, title_zh, tokens)", InputError, "unknown-key-with-bidi-quoted"),
     # missing and mistyped tables
     ('title = "x"\n', "p.toml, input: missing table", InputError, "missing-input"),

@@ -23,10 +23,11 @@ import sympy as sp
 
 from ..errors import InputError
 from ..limits import MAX_TEMPERATURES
-from ..model import Problem, ShapeProblem
+from ..model import MultiHeadProblem, Problem, ShapeProblem
 from ..parse.expressions import parse_expression
 from ..renderers.phrases import LANGUAGES
 from .data import MathStore, collect
+from .heads import heads_data
 from .katex import katex_css, katex_script
 
 ASSETS = Path(__file__).resolve().parent / "assets"
@@ -54,33 +55,31 @@ def parse_temperatures(text: str) -> list[sp.Expr]:
     return values
 
 
-def build_page(problem: Problem | ShapeProblem, *, lang: str | None = None,
+def build_page(problem: Problem | ShapeProblem | MultiHeadProblem, *, lang: str | None = None,
                temperatures: list[sp.Expr] | None = None) -> str:
     """The page as one HTML string. lang None: the problem's [derivation] lang, else English.
 
     Raises:
         InputError: every state of the controls fails (the first state's reason).
     """
-    if not isinstance(problem, (Problem, ShapeProblem)):
-        heads = len(getattr(problem, "heads", ()))
-        raise InputError(f"a course page shows one attention head; this file has {heads} heads "
-                         "(give each head its own problem file)",
-                         source=getattr(problem, "source", None))
-    if getattr(problem, "start", "Q") != "Q":
-        raise InputError(f"a course page shows Q, K and V; this problem gives {problem.start} "
+    heads = problem.heads if isinstance(problem, MultiHeadProblem) else (problem,)
+    given = next((h.start for h in heads if getattr(h, "start", "Q") != "Q"), None)
+    if given:
+        raise InputError(f"a course page shows Q, K and V; this problem gives {given} "
                          "(use symattn solve for its derivation)", source=problem.source)
     lang = lang or str(dict(getattr(problem, "presentation", ())).get("lang", "en"))
     if lang not in LANGUAGES:
         raise InputError(f"unknown language {lang!r}; languages are {', '.join(LANGUAGES)}")
     store = MathStore()
-    data = collect(problem, temperatures or parse_temperatures(DEFAULT_TEMPERATURES), lang, store)
+    gather = heads_data if isinstance(problem, MultiHeadProblem) else collect
+    data = gather(problem, temperatures or parse_temperatures(DEFAULT_TEMPERATURES), lang, store)
     return fill_template(data, store.items)
 
 
 def fill_template(data: dict[str, Any], math: list[tuple[str, bool]]) -> str:
     """Put style, scripts, data and math into the template, in one pass (inserted text is not read)."""
     style = katex_css([tex for tex, _ in math]) + "\n" + (ASSETS / "page.css").read_text(encoding="utf-8")
-    script = (ASSETS / "page.js").read_text(encoding="utf-8")
+    script = without_comment_lines((ASSETS / "page.js").read_text(encoding="utf-8"))
     loader = (ASSETS / "loader.js").read_text(encoding="utf-8")
     if "</" in loader or "</" in style:
         raise ValueError("an asset would close its own element")
@@ -97,6 +96,14 @@ def fill_template(data: dict[str, Any], math: list[tuple[str, bool]]) -> str:
         return html.escape(phrases[match.group(2)]) if match.group(1) else slots[match.group(2)]
 
     return _SLOT.sub(slot, (ASSETS / "page.html").read_text(encoding="utf-8"))
+
+
+def without_comment_lines(script: str) -> str:
+    """The page script without its whole-line // comments and its indentation (for the reader
+    of page.js, not of the page: 4 KB of the page's weight). page.js has no string literal
+    that spans lines, so no string changes."""
+    lines = (line.strip() for line in script.splitlines())
+    return "\n".join(line for line in lines if line and not line.startswith("//"))
 
 
 def policy(scripts: list[str], style: str) -> str:

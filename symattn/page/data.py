@@ -13,7 +13,7 @@ from typing import Any
 import sympy as sp
 
 from ..checks.invariants import check
-from ..derivation import Derivation, Options, derive
+from ..derivation import Options, derive
 from ..errors import InputError
 from ..exact.attention import attend
 from ..exact.substitute import substitute
@@ -25,9 +25,10 @@ from ..renderers.fit import Fit
 from ..renderers.walk import row_blocks
 from ..renderers.markdown import block as markdown_block
 from ..renderers.phrases import PHRASES
-from ..renderers.printer import approx as approx_math
 from ..renderers.printer import escape_text, math
 from .edit import edit_data
+from .handcheck import hand_checks
+from .lesson import PAGE_TAKEN, legend, lesson_data
 from .mistakes import mistakes_data
 from .phrases import page_phrases
 
@@ -81,8 +82,7 @@ def collect(problem: Problem | ShapeProblem, temperatures: list[sp.Expr], lang: 
     p = problem
     return {
         **common(p, lang, store, places), "kind": "values",
-        "inputs": {name: grid(store, getattr(p, name), None, None if p.symbols else places)
-                   for name in "QKV"},
+        "inputs": {name: grid(store, getattr(p, name), None, places) for name in "QKV"},
         "temperatures": [{"key": key(t), "m": store.add(math(t)), "dec": short_decimal(t, places),
                           **rational(t)} for t in taus],
         "free": free_data(p, masks),
@@ -124,12 +124,11 @@ def projections(store: MathStore, p: Problem, places: int) -> Json | None:
     given = p.projections
     if given is None:
         return None
-    shown = None if p.symbols else places
     names = ["X", "W_Q", "W_K", "W_V"] + (["Y"] if given.Y is not None else [])
     source = "Y" if given.Y is not None else "X"
     headings = {name: name for name in names} | {
         "Q": "Q = XW_Q", "K": f"K = {source}W_K", "V": f"V = {source}W_V"}
-    return {"tables": {name: grid(store, getattr(given, name), None, shown) for name in names},
+    return {"tables": {name: grid(store, getattr(given, name), None, places) for name in names},
             "headings": {name: store.add(tex) for name, tex in headings.items()},
             "cross": given.Y is not None}
 
@@ -192,6 +191,7 @@ def common(p: Problem | ShapeProblem, lang: str, store: MathStore, places: int) 
                     for letter in ("q", "O")},
         "words": {name: PHRASES[WORDS[name]][lang] for name in TABLES},
         "phrases": page_phrases(lang),
+        "lesson": lesson_data(getattr(p, "page", None), lang),
     }
 
 
@@ -242,13 +242,11 @@ def variant(problem: Problem, tau: sp.Expr, mask: str, lang: str, places: int,
     at = at_temperature(problem, tau)
     trace = attend(replace(at, mask=mask))
     report = check(trace)
-    d = derive(trace, report, Options(lang=lang, detail="full", places=places))
-    exact = not at.symbols
-    tables = {name: grid(store, d.display.get(name, trace.stage(name)), trace.stage(name),
-                         places if exact else None) for name in STATE_TABLES}
+    d = derive(trace, report, Options(lang=lang, detail="full", places=places), set(PAGE_TAKEN))
+    tables = {name: grid(store, d.display.get(name, trace.stage(name)), trace.stage(name), places)
+              for name in STATE_TABLES}
     return {
         "tables": tables,
-        "names": [block_json(store, b) for b in names_blocks(d)],
         "readable": [[int(ok) for ok in row] for row in trace.readable],
         "weights": texts(d.decimals.get("A")), "outputs": texts(d.decimals.get("O")),
         "fractions": {"A": fractions(trace.A), "O": fractions(trace.O)},
@@ -257,6 +255,10 @@ def variant(problem: Problem, tau: sp.Expr, mask: str, lang: str, places: int,
                  for steps in d.rows],
         "checks": [block_json(store, b) for b in flat(check_blocks(d))],
         "passed": report.passed,
+        "symbols": [str(s) for s in at.symbols],  # left symbolic: no colours, no decimals
+        "legend": legend(d, store),
+        "hand": hand_checks(trace, trace.readable, zero_reasons(trace.problem, trace.readable),
+                            texts(d.decimals.get("A")), places, lang, store),
     }
 
 
@@ -292,7 +294,7 @@ def grid(store: MathStore, shown: sp.ImmutableMatrix, exact: sp.ImmutableMatrix 
 
 
 def cell_decimal(value: sp.Expr, places: int | None) -> str | None:
-    if places is None or value.is_Integer or value is sp.S.NegativeInfinity:
+    if places is None or value.is_Integer or not value.is_number or value is sp.S.NegativeInfinity:
         return None
     return decimal_string(value, places)
 
@@ -311,16 +313,6 @@ def flat(blocks: list[Block]) -> list[Block]:
         else:
             out.append(b)
     return out
-
-
-def names_blocks(d: Derivation) -> list[Block]:
-    """The named subexpressions (t = e^..., p = ...), as the derivation's "names" block writes them."""
-    if not d.names:
-        return []
-    approx = [rf" \approx {approx_math(n.decimal)}" if n.decimal and not n.decimal.exact else ""
-              for n in d.names]
-    return [Display(tuple(f"{math(n.symbol)} &= {math(n.value)}{a}"
-                          for n, a in zip(d.names, approx)))]
 
 
 def block_json(store: MathStore, b: Block) -> Json:

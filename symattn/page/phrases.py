@@ -120,8 +120,6 @@ PAGE_PHRASES: dict[str, dict[str, str]] = {
     "mistake_same_result": {"en": "gives the right result here", "zh": "在本题恰好得到正确结果"},
     "mistake_over_budget": {"en": "too costly to compute here", "zh": "计算代价过高，未计算"},
     "tables": {"en": "The nine tables", "zh": "九张表"},
-    "names_legend": {"en": "Names used in the tables and the derivation:",
-                     "zh": "表格与推导中使用的记号："},
     "shape": {"en": "{rows} × {cols}", "zh": "{rows} × {cols}"},
     "derivation": {"en": "Derivation of the current row", "zh": "当前行的推导"},
     "all_passed": {"en": "All checks pass.", "zh": "全部核对通过。"},
@@ -181,6 +179,124 @@ PAGE_PHRASES: dict[str, dict[str, str]] = {
                      "typeset in this page by KaTeX (MIT licence). The page needs no network access.",
                "zh": "由 symattn 从 {source} 生成。精确值由 SymPy 计算，并与独立的 mpmath 数值计算核对；"
                      "小数保留 {places} 位；公式由本页内的 KaTeX（MIT 许可）排版。本页无需联网。"},
+    # ---- multi-head pages and symbolic states ----
+    "head": {"en": "Head", "zh": "注意力头"},
+    "head_option": {"en": "{head} of {count} · {setting}", "zh": "第 {head} 个（共 {count} 个）· {setting}"},
+    "head_masked": {"en": "τ = {tau}, causal mask", "zh": "τ = {tau}，因果掩码"},
+    "head_unmasked": {"en": "τ = {tau}, no mask", "zh": "τ = {tau}，无掩码"},
+    "head_tag": {"en": "head {head}", "zh": "第 {head} 个头"},
+    "heads_title": {"en": "Combining the heads: concatenate, then project",
+                    "zh": "合并各头：先拼接，再投影"},
+    "share_heads": {"en": "Share link (restores head, row, temperature, mask and step)",
+                    "zh": "分享链接（恢复注意力头、行、温度、掩码与步骤）"},
+    "heads_note": {"en": "Each head's output O (its last table above) becomes a block of columns "
+                         "of C; C times W_O is the layer's output. These three tables are exact, "
+                         "at each head's own temperature and mask as the file gives them.",
+                   "zh": "每个头的输出 O（上方该头的最后一张表）成为 C 的一组列；C 乘 W_O 即本层输出。"
+                         "这三张表为精确值，各头取文件给定的温度与掩码。"},
+    "heads_other_state": {"en": "Head {head} is shown above at another temperature or mask, so "
+                                "its O there differs from its block of C.",
+                          "zh": "上方第 {head} 个头显示的是另一温度或掩码，故其 O 与 C 中对应的列不同。"},
+    "words_C": {"en": "heads' outputs side by side", "zh": "各头输出并排"},
+    "words_W_O": {"en": "output projection", "zh": "输出投影"},
+    "words_MHA": {"en": "multi-head output", "zh": "多头输出"},
+    "symbolic_tau_note": {"en": "At τ = {tau} the weights are functions of {tau}, not numbers: the "
+                                "heatmap has no colours and the tables no decimals here. Choose a "
+                                "numeric temperature to see them.",
+                          "zh": "在 τ = {tau} 时权重是 {tau} 的函数而不是数：此处热力图无颜色，表格无小数。"
+                                "选一个数值温度即可看到。"},
+    "symbolic_note": {"en": "These weights depend on {symbols}, which has no value on this page: "
+                            "the heatmap has no colours and the tables no decimals. symattn solve "
+                            "--subs gives exact values at chosen values.",
+                      "zh": "这些权重依赖于 {symbols}，本页未给它取值：热力图无颜色，表格无小数。"
+                            "symattn solve --subs 可在指定取值下给出精确值。"},
+    # ---- the lesson: predictions, the claim, the seven-step hand check, names by state ----
+    "before_lab": {"en": "Before the lab", "zh": "打开实验前"},
+    "predictions_note": {"en": "Write down your predictions before you use the lab; the lab and "
+                               "its tables will answer them.",
+                         "zh": "使用实验前先在纸上写下预测；实验与下面的表格会给出答案。"},
+    "predictions": {"en": "Predictions", "zh": "预测"},
+    "claim_title": {"en": "True or false?", "zh": "判断真假"},
+    "claim_true": {"en": "True", "zh": "真"},
+    "claim_false": {"en": "False", "zh": "假"},
+    "claim_right": {"en": "Right: the claim is {answer}.", "zh": "判断正确：这句话为{answer}。"},
+    "claim_wrong": {"en": "Not quite: the claim is {answer}.", "zh": "判断有误：这句话为{answer}。"},
+    "hand_title": {"en": "Check by hand first", "zh": "先动手复核"},
+    "hand_note": {"en": "Do each step on paper first, then reveal its answer. The steps and answers "
+                        "follow the current query row, temperature and mask: {state}.",
+                  "zh": "每一步先在纸上完成，再展开答案。步骤与答案随当前 query 行、温度与掩码变化：{state}。"},
+    "hand_state": {"en": "query row {row} ({label}), τ = {tau}",
+                   "zh": "第 {row} 个 query（{label}），τ = {tau}"},
+    "mask_on": {"en": "mask on", "zh": "掩码开启"},
+    "mask_off": {"en": "mask off", "zh": "掩码关闭"},
+    "hand_separator": {"en": "; ", "zh": "；"},
+    "hand_reveal": {"en": "Answer", "zh": "答案"},
+    "hand_free": {"en": "At τ = {tau} this page computes float64 values: the exact answers to "
+                        "steps 5 to 7 are given at τ = {taus}.",
+                  "zh": "τ = {tau} 时本页以 float64 计算：第 5 至 7 步的精确答案见 τ = {taus}。"},
+    "hand_columns": {"en": "In the tables Q, K and V, count the columns, and find the row of the "
+                           "current query, {label}.",
+                     "zh": "在 Q、K、V 表中核对列数，并找到当前 query“{label}”所在的行。"},
+    "hand_columns_answer": {"en": "Q, K and V have {d_k}, {d_k} and {d_v} columns (Q and K share "
+                                  "d_k = {d_k}); {label} is row {row}.",
+                            "zh": "Q、K、V 的列数为 {d_k}、{d_k}、{d_v}（Q 与 K 共享 d_k = {d_k}）；"
+                                  "“{label}”是第 {row} 行。"},
+    "hand_columns_plain": {"en": "In the tables Q, K and V, count the columns, and find the row of "
+                                 "the current query.",
+                           "zh": "在 Q、K、V 表中核对列数，并找到当前 query 所在的行。"},
+    "hand_columns_plain_answer": {"en": "Q, K and V have {d_k}, {d_k} and {d_v} columns (Q and K "
+                                        "share d_k = {d_k}); the current query is row {row}.",
+                                  "zh": "Q、K、V 的列数为 {d_k}、{d_k}、{d_v}（Q 与 K 共享 d_k = {d_k}）；"
+                                        "当前 query 是第 {row} 行。"},
+    "hand_scores": {"en": "Take the dot product of row {row} of Q with each row of K, and check "
+                          "the cells in columns {cells} of row {row} of QKᵀ (the table R).",
+                    "zh": "用 Q 的第 {row} 行与 K 的每一行做点积，抽查 QKᵀ（表 R）第 {row} 行第 {cells} 列的单元。"},
+    "hand_scores_answer": {"en": "{cells}", "zh": "{cells}"},
+    "hand_scaled": {"en": "Divide those cells by {by} and compare them with the scaled-score table "
+                          "S: here the divisor is √d_k, not the temperature.",
+                    "zh": "把抽查结果除以 {by}，与缩放分数表 S 比较：这里除以 √d_k，不能用温度代替。"},
+    "hand_scaled_answer": {"en": "{cells}", "zh": "{cells}"},
+    "hand_scaled_by": {"en": "Multiply those cells by the problem's scale {by} and compare them "
+                             "with the scaled-score table S: the temperature does not enter here.",
+                       "zh": "把抽查结果乘以本题的缩放系数 {by}，与缩放分数表 S 比较：这里不涉及温度。"},
+    "hand_scaled_by_answer": {"en": "{cells}", "zh": "{cells}"},
+    "hand_mask": {"en": "Read row {row} of the mask M in this state: which cells are −∞, and why?",
+                  "zh": "读出当前状态下掩码 M 的第 {row} 行：哪些单元为 −∞，为什么？"},
+    "hand_mask_answer": {"en": "Row {row} of M is {M}. Blocked, with weight exactly 0: {keys}.",
+                         "zh": "M 的第 {row} 行为 {M}。被禁止、权重精确为 0 的 key：{keys}。"},
+    "hand_mask_none_answer": {"en": "Row {row} of M is {M}: without a mask every cell of M is 0 "
+                                    "and every key may be read.",
+                              "zh": "M 的第 {row} 行为 {M}：关闭掩码时 M 全为零，每个 key 都可读取。"},
+    "hand_mask_open_answer": {"en": "Row {row} of M is {M}: query {row} may read every key.",
+                              "zh": "M 的第 {row} 行为 {M}：第 {row} 个 query 可读取全部 key。"},
+    "hand_logits": {"en": "In the logits table L, check that an allowed cell is the scaled score "
+                          "(plus its mask entry) divided by {tau}, and that a masked cell stays −∞.",
+                    "zh": "在 logits 表 L 中核对：允许位置等于缩放分数（加上掩码项）除以 {tau}，禁止位置仍为 −∞。"},
+    "hand_logits_answer": {"en": "{cells}", "zh": "{cells}"},
+    "hand_softmax": {"en": "Apply a stable softmax to row {row} of L (subtract the row's largest "
+                           "logit before taking exponentials); round the weights to {places} places "
+                           "and add them up.",
+                     "zh": "对 L 的第 {row} 行执行稳定 softmax（先减去该行最大的 logit 再取指数）；"
+                           "把权重舍入到 {places} 位小数并相加。"},
+    "hand_softmax_answer": {"en": "The weights are {weights}; the rounded weights add up to {sum}.",
+                            "zh": "权重为 {weights}；舍入后的权重相加为 {sum}。"},
+    "hand_softmax_rounding_answer": {"en": "The weights are {weights}; the rounded weights add up "
+                                           "to {sum}, not 1: each is rounded on its own, and the "
+                                           "exact weights sum to exactly 1.",
+                                     "zh": "权重为 {weights}；舍入后的权重相加为 {sum} 而不是 1：每个数各自舍入，"
+                                           "未舍入的精确权重之和恰为 1。"},
+    "hand_softmax_exact_answer": {"en": "The weights are {weights}; they sum to exactly 1.",
+                                  "zh": "权重为 {weights}；其和精确为 1。"},
+    "hand_outputs": {"en": "Multiply these weights by the rows of V, check two components of row "
+                           "{row} of the output O, and give the shape of O.",
+                     "zh": "用这行权重乘 V 的各行，抽查输出 O 第 {row} 行的两个分量，并写出 O 的形状。"},
+    "hand_outputs_answer": {"en": "{cells}; O is {n_q} × {d_v}.",
+                            "zh": "{cells}；O 为 {n_q} × {d_v}。"},
+    "names_at": {"en": "Names at this state ({state}):", "zh": "本状态（{state}）下的记号："},
+    "names_changed": {"en": "These names now stand for other values than at the previous state "
+                            "({state}):",
+                      "zh": "以下记号在本状态下代表的值与上一状态（{state}）不同："},
+    "names_was": {"en": "was", "zh": "原为"},
     # ---- editable inputs ----
     "edit_title": {"en": "Edit Q, K, V", "zh": "修改 Q、K、V"},
     "edit_intro": {"en": "Change any entry (a decimal or a fraction, e.g. -0.5 or 3/4) and press "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -13,6 +14,7 @@ from ..model import (FULLY_MASKED_POLICIES, MASK_KINDS, MultiHeadProblem, Proble
 from .claims import read_answers, read_grading
 from .files import decode_toml, read_text
 from .heads import project, read_multi_head, read_projections
+from .lesson import read_lesson
 from .options import read_gradient, read_sweep
 from .reader import Reader
 from .scores import given_scores
@@ -20,7 +22,7 @@ from .shapes import check_shapes, shape_problem
 
 OPTION_TABLES = ("sweep", "gradient")  # single-head analyses, read here with the problem
 TOP_KEYS = frozenset({"heads", "title", "title_zh", "tokens", "key_tokens", "symbols", "input", "attention",
-                      "answers", "grading", "derivation", *OPTION_TABLES})
+                      "answers", "grading", "derivation", "page", *OPTION_TABLES})
 DERIVATION_KEYS = {"lang": ("en", "zh"), "detail": ("summary", "textbook", "standard", "full"),
                    "row": None, "places": None, "figure": None}
 INPUT_KEYS = frozenset({"Q", "K", "V", "X", "Y", "W_Q", "W_K", "W_V", "W_O", "R", "S", "L", "d_k",
@@ -56,6 +58,13 @@ class ProblemReader(Reader):
     def problem(self, data: Mapping[str, Any], where: str = "input"
                 ) -> Problem | ShapeProblem | MultiHeadProblem:
         self.only(data, TOP_KEYS, "")
+        lesson = read_lesson(self, data)
+        found = self.stated(data, where)
+        return replace(found, page=lesson) if lesson is not None else found
+
+    def stated(self, data: Mapping[str, Any], where: str
+               ) -> Problem | ShapeProblem | MultiHeadProblem:
+        """The problem the file states (inputs, options, labels, answers), without [page]."""
         first = len(self.decimal_keys)
         symbols = self.symbols(data.get("symbols", {}))
         inputs = self.table(data, "input", required=True)

@@ -295,8 +295,8 @@ async function layout(browser, job) {
   out.unreachable = await unreachableCells(page);
   out.overflow = await page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
   out.sticky = await page.evaluate(() => {
-    window.scrollTo(0, 600);
     const controls = document.getElementById("controls");
+    window.scrollTo(0, controls.offsetTop + 600); // past the controls (the lesson's questions come first)
     const box = controls.getBoundingClientRect();
     const stuck = getComputedStyle(controls).position === "sticky" && box.top <= 1 && box.bottom > 0;
     window.scrollTo(0, 0);

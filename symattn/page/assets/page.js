@@ -50,8 +50,8 @@
   }
 
   // ---- state and the URL -------------------------------------------------------------------
-  const taus = data.temperatures || [];
-  const free = values ? data.free : null; // any tau in [min, max] computed here in float64
+  let taus = data.temperatures || [];
+  let free = values ? data.free : null; // any tau in [min, max] computed here in float64
   const state = readHash();
 
   // ---- temperatures: a generated one (exact) or a free one (float64, marked ≈) -------------
@@ -100,7 +100,8 @@
 
   function readHash() {
     const params = new URLSearchParams(location.hash.slice(1));
-    const chosen = Object.assign({ row: sizes.n_q, step: 1 }, data.defaults || {});
+    const head = headFromHash(params); // a multi-head page: that head's data becomes the page's
+    const chosen = Object.assign({ row: sizes.n_q, step: 1 }, data.defaults || {}, head ? { head } : {});
     const row = Number(params.get("row"));
     if (Number.isInteger(row) && row >= 1 && row <= sizes.n_q) chosen.row = row;
     const step = Number(params.get("step"));
@@ -116,7 +117,7 @@
   }
 
   function writeHash() {
-    const fields = { row: state.row };
+    const fields = data.heads ? { head: state.head, row: state.row } : { row: state.row };
     if (values) Object.assign(fields, { tau: state.tau, mask: state.mask });
     fields.step = state.step;
     const hash = "#" + new URLSearchParams(fields).toString() + editsHash();
@@ -147,7 +148,7 @@
   // A free temperature: R, S, M and what each row may read are those of every generated state with
   // this mask (they do not depend on tau); L, A and O are computed in float64.
   function freeVariant() {
-    const id = state.tau + ":" + state.mask;
+    const id = state.head + ":" + state.tau + ":" + state.mask;
     if (computed.has(id)) return computed.get(id);
     const base = maskBase();
     if (base.error || !free.M[state.mask]) return base;
@@ -279,11 +280,11 @@
   }
 
   function change(update) {
-    const before = JSON.stringify([state.row, state.tau, state.mask, editsKey()]);
+    const before = JSON.stringify([state.row, state.tau, state.mask, state.head, editsKey()]);
     Object.assign(state, update);
     $("tau-error").hidden = true; // any accepted change clears a refused typed temperature
     $("tau-text").removeAttribute("aria-invalid");
-    if (JSON.stringify([state.row, state.tau, state.mask, editsKey()]) !== before) renderState();
+    if (JSON.stringify([state.row, state.tau, state.mask, state.head, editsKey()]) !== before) renderState();
     else syncControls();
     let start = performance.now();
     renderWalk();
@@ -313,6 +314,8 @@
     drawWhenSeen($("tables"), "tables", () => renderTables(error ? null : v));
     drawWhenSeen($("derivation"), "derivation", () => keptDerivation(error ? null : v));
     drawWhenSeen($("mistakes"), "mistakes", renderMistakes);
+    renderHeads(v);
+    renderLesson(error ? null : v);
   }
 
   // The weight's colour, from near white to deep blue, and whether white text reads on it: black
@@ -411,7 +414,7 @@
       // the lesson's note: rounded weights need not add up to 1 (0.376 + 0.175 + 0.448 = 0.999)
       const scale = 10 ** data.places;
       const rounded = weights.reduce((sum, w, j) => sum + (v.readable[i][j] === 1 ? Math.round(Number(w) * scale) : 0), 0);
-      if (rounded !== scale && !v.free) lines.push(fill("summary_rounding", { sum: (rounded / scale).toFixed(data.places) }));
+      if (rounded !== scale) lines.push(fill("summary_rounding", { sum: (rounded / scale).toFixed(data.places) }));
       lines.push(fill("summary_output", { row: state.row, values: v.outputs[i].map((x, c) => approx + exact("O", c, x)).join(", ") }));
     }
     lines.push(P.summary_caution);
@@ -419,13 +422,11 @@
   }
 
   function renderTables(v) {
-    const box = [];
-    $("names").replaceChildren();
+    const box = []; // the names legend above the tables is renderNames' (drawn with every state)
     if (!values) {
       for (const name of ["Q", "K", "V", "R", "S", "M", "L", "A", "O"]) box.push(shapeCard(name));
       return keepCards($("tables"), box);
     }
-    if (v && v.names.length) $("names").append(el("p", { class: "note", text: P.names_legend }), ...v.names.map(blockNode));
     const keyRows = ["K", "V"];
     if (data.projections) {
       for (const [name, cells] of Object.entries((v && v.projectionTables) || data.projections.tables)) {
@@ -554,8 +555,8 @@
   // state.edits maps "Q:3:2" (matrix, row, column, from 1) to the typed text, kept only where it
   // differs from the problem's own entry: with no edit left the page shows its exact states again.
   // (Functions only: readHash runs before this section's constants would exist.)
-  function editData() {
-    return values && free ? data.edit || null : null;
+  function editData() { // one head's page only: a multi-head page shows its heads as given
+    return values && free && !data.heads ? data.edit || null : null;
   }
   function editCount() {
     return Object.keys(state.edits || {}).length;
@@ -874,6 +875,208 @@
     for (const [key, kept] of derivations) if (!kept[0].parentNode) derivations.delete(key);
   }
 
+
+  // ---- multi-head pages: the head selector, the chosen head's data, the concatenation and W_O;
+  // ---- and the note of a state left symbolic (no colours, no decimals) ---------------------
+  function headFromHash(params) { // the head named in the link, else the first; undefined: one head
+    if (!data.heads) return undefined;
+    const h = Number(params.get("head"));
+    const head = Number.isInteger(h) && h >= 1 && h <= data.heads.length ? h : 1;
+    useHead(head);
+    return head;
+  }
+
+  function useHead(head) { // the head's tables, temperatures, mask and defaults become the page's
+    const chosen = data.heads[head - 1];
+    const projected = chosen.projections ? chosen.projections.headings : {};
+    Object.assign(data, chosen, { headings: Object.assign({}, chosen.headings, projected, data.combine.headings) });
+    if (chosen.projections) {
+      for (const name of Object.keys(chosen.projections.tables)) data.words[name] = P[name.startsWith("W") ? "words_W" : "words_" + name];
+    }
+    Object.assign(sizes, chosen.sizes);
+    taus = data.temperatures || [];
+    free = data.free;
+    $("mask-label").textContent = data.maskLabel ? P[data.maskLabel] : "";
+    $("mask").closest(".control").hidden = !data.maskLabel;
+  }
+
+  function pickHead(head) { // keep the row and a temperature the head has; its own mask
+    useHead(head);
+    change({ head, tau: acceptedTau(state.tau) ? state.tau : data.defaults.tau, mask: data.defaults.mask });
+  }
+
+  function setUpHeads() {
+    if (!data.heads) return;
+    const select = el("select", { id: "head" });
+    data.combine.settings.forEach((own, k) => {
+      const setting = fill(own.mask === "none" ? "head_unmasked" : "head_masked", { tau: own.tau });
+      select.append(el("option", { value: k + 1, text: fill("head_option", { head: k + 1, count: data.heads.length, setting }) }));
+    });
+    select.addEventListener("change", () => pickHead(Number(select.value)));
+    $("controls").prepend(el("div", { class: "control head-control" }, el("label", { for: "head", text: P.head }), select));
+    for (const id of ["heatmap-title", "walk-title", "tables-title", "derivation-title", "mistakes-title"]) {
+      $(id).append(el("span", { class: "head-tag" }));
+    }
+    for (const name of ["C", "W_O", "MHA"]) data.words[name] = P["words_" + name];
+    document.querySelector("label[for='share-url']").textContent = P.share_heads;
+    const section = el("section", { class: "block", id: "heads-block", "aria-labelledby": "heads-title" },
+      el("h2", { id: "heads-title", text: P.heads_title }),
+      el("div", { class: "display" }, mathNode(data.combine.formula)),
+      el("p", { class: "note", id: "heads-note" }), el("div", { id: "heads-tables", class: "tables" }));
+    $("tables-title").closest("section").after(section);
+  }
+
+  function renderHeads(v) {
+    renderSymbolic(v);
+    if (!data.heads) return;
+    $("head").value = String(state.head);
+    for (const tag of document.querySelectorAll(".head-tag")) tag.textContent = " · " + fill("head_tag", { head: state.head });
+    const own = data.combine.settings[state.head - 1];
+    const same = generatedIndex(state.tau) === generatedIndex(own.tau) && state.mask === data.defaults.mask;
+    $("heads-note").textContent = P.heads_note + (same ? "" : " " + fill("heads_other_state", { head: state.head }));
+    const tables = data.combine.tables;
+    const numbers = (cells) => cells.map((_, r) => String(r + 1));
+    $("heads-tables").replaceChildren(
+      matrixCard("C", tables.C, data.rowLabels, numbers(tables.C[0]), null),
+      matrixCard("W_O", tables.W_O, numbers(tables.W_O), numbers(tables.W_O[0]), null),
+      matrixCard("MHA", tables.MHA, data.rowLabels, numbers(tables.MHA[0]), null));
+  }
+
+  // A section laid out only when near the screen (content-visibility: auto) learns whether its
+  // displays scroll sideways when it is laid out: fit them then (keyboard reach, region names).
+  document.addEventListener("contentvisibilityautostatechange", fitSoon, true);
+
+  // A state whose weights are still expressions (a symbolic temperature, or another symbol) has
+  // no colours and no decimals: say why under the heatmap.
+  function renderSymbolic(v) {
+    let note = $("symbolic-note");
+    if (!note) {
+      note = el("p", { class: "note symbolic-note", id: "symbolic-note", hidden: true });
+      $("heatmap").closest(".scroll").after(note);
+    }
+    const symbols = v && !v.error && !v.free && !v.weights && v.symbols ? v.symbols : [];
+    note.hidden = !symbols.length;
+    if (!symbols.length) return;
+    const onlyTau = symbols.length === 1 && symbols[0] === state.tau;
+    note.textContent = onlyTau ? fill("symbolic_tau_note", { tau: state.tau }) : fill("symbolic_note", { symbols: symbols.join(P.list_separator) });
+  }
+
+  setUpHeads();
+  // ---- the lesson: predictions and claim before the lab, the hand check, names by state ------
+  // The [page] table's texts are set as text; the hand check's steps and answers were computed
+  // for every state and row when the page was written (segments of text and math).
+  function setUpLesson() {
+    const lesson = data.lesson;
+    $("before-lab").hidden = !lesson;
+    if (values) setUpHandCheck();
+    if (!lesson) return;
+    $("predictions-box").hidden = !lesson.predictions.length;
+    $("predictions").replaceChildren(...lesson.predictions.map((text) => el("li", { text })));
+    const claim = lesson.claim;
+    $("claim-box").hidden = !claim;
+    if (!claim) return;
+    $("claim-text").textContent = claim.text;
+    for (const [id, answer] of [["claim-true", true], ["claim-false", false]]) {
+      $(id).addEventListener("click", () => {
+        $("claim-true").setAttribute("aria-pressed", String(answer));
+        $("claim-false").setAttribute("aria-pressed", String(!answer));
+        const right = answer === claim.answer;
+        const word = (claim.answer ? P.claim_true : P.claim_false).toLowerCase();
+        $("claim-feedback").replaceChildren(
+          el("p", { class: right ? "claim-right" : "claim-wrong", text: fill(right ? "claim_right" : "claim_wrong", { answer: word }) }),
+          el("p", { text: claim.reason }));
+      });
+    }
+  }
+
+  function maskText() { // ", mask on" where the page has a mask toggle
+    return data.maskLabel ? P.list_separator + (state.mask === "on" ? P.mask_on : P.mask_off) : "";
+  }
+
+  function stateText() {
+    return "τ = " + state.tau + maskText();
+  }
+
+  function setUpHandCheck() {
+    const list = $("hand-steps");
+    for (let k = 1; k <= 7; k++) {
+      list.append(el("li", { class: "hand-step", id: "hand-step-" + k },
+        el("p", { class: "hand-do", id: "hand-do-" + k }),
+        el("details", { id: "hand-details-" + k },
+          el("summary", { id: "hand-summary-" + k, text: P.hand_reveal }),
+          el("div", { class: "hand-answer scroll", id: "hand-answer-" + k }))));
+      $("hand-details-" + k).addEventListener("toggle", fitSoon); // an answer wider than the screen scrolls by keyboard
+    }
+  }
+
+  // The steps of the current row; the <details> stay in place, so what is open stays open and
+  // the focus stays where it is. At a free tau, steps 5 to 7 point to the exact temperatures.
+  function renderHandCheck(v) {
+    const free = Boolean(v && v.free);
+    const source = free ? taus.map((_, k) => data.variants[k + ":" + state.mask]).find((x) => !x.error && x.hand) : v;
+    const hand = source && !source.error && source.hand ? source.hand[state.row - 1] : null;
+    $("hand-steps").hidden = !hand;
+    const row = { row: state.row, label: data.rowLabels[state.row - 1], tau: state.tau };
+    $("hand-note").textContent = hand ? fill("hand_note", { state: fill("hand_state", row) + maskText() }) : "";
+    if (!hand) return;
+    hand.forEach((step, k) => {
+      const late = free && k >= 4;
+      $("hand-do-" + (k + 1)).replaceChildren(...(late ? [fill("hand_free", { tau: state.tau, taus: taus.map((t) => t.key).join(", ") })] : segmentNodes(step.do)));
+      $("hand-details-" + (k + 1)).hidden = late;
+      $("hand-answer-" + (k + 1)).replaceChildren(...segmentNodes(step.ans));
+    });
+  }
+
+  // Each name the tables and the derivation use, with what it stands for at this state; when a
+  // state change gives a name another value, the legend says so and what it stood for before.
+  let shownNames = null; // the last state with names: its words and its names
+  function renderNames(v) {
+    const legend = v && !v.error && v.legend ? v.legend : [];
+    const here = stateText();
+    let changed = [];
+    let before = null;
+    if (legend.length) {
+      if (shownNames && shownNames.text !== here) {
+        before = shownNames.text;
+        changed = legend.filter((e) => shownNames.map.has(e.n) && shownNames.map.get(e.n).m !== e.m).map((e) => [e, shownNames.map.get(e.n)]);
+      }
+      shownNames = { text: here, map: new Map(legend.map((e) => [e.n, e])) };
+    }
+    for (const id of ["names", "derivation-names"]) $(id).replaceChildren(...legendNodes(legend, changed, before));
+  }
+
+  function legendNodes(legend, changed = [], before = null) {
+    if (!legend.length) return [];
+    const box = el("div", { class: "names-legend" });
+    if (changed.length) {
+      box.append(el("div", { class: "names-changed" }, el("p", { text: fill("names_changed", { state: before }) }),
+        el("ul", {}, ...changed.map(([now, was]) => el("li", {}, mathNode(now.s), " " + P.names_was + " ",
+          was.dec ? "≈ " + was.dec : mathNode(was.m))))));
+    }
+    box.append(el("p", { class: "note", text: fill("names_at", { state: stateText() }) }),
+      el("ul", { class: "names-list" }, ...legend.map((e) => el("li", { "data-name": e.n }, el("div", { class: "scroll" }, mathNode(e.m))))));
+    return [box];
+  }
+
+  // The names the walkthrough's step shows in its cells (rows of S and L, or of O; the weights'
+  // row where it is shown as math rather than as bars).
+  function namesInStep(v) {
+    const i = state.row - 1;
+    const rows = (state.step === 4 ? ["S", "L"] : ["O"]).concat(v.weights ? [] : ["A"]);
+    const tex = rows.map((name) => v.tables[name][i].map(([id]) => (id === null ? "" : data.math[id][0])).join(" ")).join(" ");
+    return (v.legend || []).filter((e) => {
+      const symbol = data.math[e.s][0].replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+      return new RegExp("(^|[^A-Za-z\\\\])" + symbol + "(?![A-Za-z_])").test(tex);
+    });
+  }
+
+  function renderLesson(v) {
+    if (!values) return;
+    renderNames(v);
+    renderHandCheck(v);
+  }
+
+  setUpLesson();
   setUpControls();
   setUpEditor();
   renderState();
@@ -962,7 +1165,7 @@
     const formula = state.step > 1 ? el("div", { class: "formula" }, mathNode(data.stepMath[state.step - 2])) : null;
     // new nodes in the panel start their entrance animation (none with reduced motion)
     panel.replaceChildren(el("h3", { text: P["step" + state.step] }), el("p", { text: fill("step" + state.step + (state.step === 2 && data.projections ? "_text_projections" : "_text"), Object.assign({ source: data.projections && data.projections.cross ? "Y" : "X" }, fields)) }),
-      ...[formula, visual].filter(Boolean));
+      ...[formula, visual].filter(Boolean), ...(ok && state.step >= 4 && !v.free ? legendNodes(namesInStep(v)) : []));
   }
 
   function staggered(node, k) {
