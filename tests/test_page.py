@@ -328,7 +328,12 @@ def browser(request) -> dict:
              {"name": "timing-slow", "page": demo, "scenario": "timing", "runs": 3, "slowdown": 4}]
     jobs += [{"name": "layout-zh-390", "page": str(pages["demo.zh"]), "scenario": "layout",
               "width": 390, "height": 844}]
-    done = subprocess.run(["node", str(BROWSER_DIR / "check_page.js")],
+    return run_jobs("check_page.js", jobs)
+
+
+def run_jobs(script: str, jobs: list[dict]) -> dict:
+    """Run tools/browser/SCRIPT over the jobs in Chromium; each job's result, none failed."""
+    done = subprocess.run(["node", str(BROWSER_DIR / script)],
                           input=json.dumps({"chromium": chromium(), "jobs": jobs}),
                           capture_output=True, text=True, timeout=600, cwd=BROWSER_DIR)
     assert done.returncode == 0, done.stderr[-3000:]

@@ -12,7 +12,6 @@ import json
 import math
 import os
 import shutil
-import subprocess
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -20,6 +19,7 @@ import pytest
 import sympy as sp
 from clients import need
 from conftest import EXAMPLE_FILES, MULTI_HEAD, ROOT
+from test_page import run_jobs
 
 from symattn import cli, load_problem
 from symattn.page.build import DEFAULT_TEMPERATURES, build_page, parse_temperatures
@@ -185,14 +185,7 @@ def browser(tmp_path_factory) -> dict:
              for w, h in ((1280, 900), (390, 844))]
     jobs += [{"name": "layout-zh-390", "page": str(folder / "heads.zh.html"), "scenario": "layout",
               "width": 390, "height": 844, "hash": "head=1&row=2&step=5"}]
-    done = subprocess.run(["node", str(BROWSER_DIR / "check_heads.js")],
-                          input=json.dumps({"chromium": chromium(), "jobs": jobs}),
-                          capture_output=True, text=True, timeout=600, cwd=BROWSER_DIR)
-    assert done.returncode == 0, done.stderr[-3000:]
-    results = json.loads(done.stdout)["results"]
-    failures = {name: r["failure"] for name, r in results.items() if "failure" in r}
-    assert not failures, failures
-    return results
+    return run_jobs("check_heads.js", jobs)
 
 
 def clean(log: dict) -> bool:

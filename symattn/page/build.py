@@ -79,7 +79,7 @@ def build_page(problem: Problem | ShapeProblem | MultiHeadProblem, *, lang: str 
 def fill_template(data: dict[str, Any], math: list[tuple[str, bool]]) -> str:
     """Put style, scripts, data and math into the template, in one pass (inserted text is not read)."""
     style = katex_css([tex for tex, _ in math]) + "\n" + (ASSETS / "page.css").read_text(encoding="utf-8")
-    script = (ASSETS / "page.js").read_text(encoding="utf-8")
+    script = without_comment_lines((ASSETS / "page.js").read_text(encoding="utf-8"))
     loader = (ASSETS / "loader.js").read_text(encoding="utf-8")
     if "</" in loader or "</" in style:
         raise ValueError("an asset would close its own element")
@@ -96,6 +96,14 @@ def fill_template(data: dict[str, Any], math: list[tuple[str, bool]]) -> str:
         return html.escape(phrases[match.group(2)]) if match.group(1) else slots[match.group(2)]
 
     return _SLOT.sub(slot, (ASSETS / "page.html").read_text(encoding="utf-8"))
+
+
+def without_comment_lines(script: str) -> str:
+    """The page script without its whole-line // comments and its indentation (for the reader
+    of page.js, not of the page: 4 KB of the page's weight). page.js has no string literal
+    that spans lines, so no string changes."""
+    lines = (line.strip() for line in script.splitlines())
+    return "\n".join(line for line in lines if line and not line.startswith("//"))
 
 
 def policy(scripts: list[str], style: str) -> str:

@@ -26,6 +26,7 @@ from ..renderers.walk import row_blocks
 from ..renderers.markdown import block as markdown_block
 from ..renderers.phrases import PHRASES
 from ..renderers.printer import escape_text, math
+from .edit import edit_data
 from .handcheck import hand_checks
 from .lesson import PAGE_TAKEN, legend, lesson_data
 from .mistakes import mistakes_data
@@ -85,6 +86,7 @@ def collect(problem: Problem | ShapeProblem, temperatures: list[sp.Expr], lang: 
         "temperatures": [{"key": key(t), "m": store.add(math(t)), "dec": short_decimal(t, places),
                           **rational(t)} for t in taus],
         "free": free_data(p, masks),
+        "edit": edit_data(p),
         "maskLabel": mask_label(problem, masks),
         "projections": projections(store, p, places),
         "mistakes": mistakes_data(p, places, lang),

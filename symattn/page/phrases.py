@@ -56,8 +56,8 @@ PAGE_PHRASES: dict[str, dict[str, str]] = {
                                      "{n_q} × {d_k}，K = {source}W_K 为 {n_k} × {d_k}，V = {source}W_V 为 "
                                      "{n_k} × {d_v}：Q 与 K 共享 d_k = {d_k}。"},
     "causal_mask_bottom_right": {"en": "Causal mask (bottom-right)", "zh": "因果掩码（右下对齐）"},
-    "share": {"en": "Share link (restores row, temperature, mask and step)",
-              "zh": "分享链接（恢复 query 行、温度、掩码与步骤）"},
+    "share": {"en": "Share link (restores row, temperature, mask, step and edits)",
+              "zh": "分享链接（恢复 query 行、温度、掩码、步骤与修改）"},
     "copy": {"en": "Copy link", "zh": "复制链接"},
     "copied": {"en": "Copied", "zh": "已复制"},
     "copy_failed": {"en": "Select the link and copy it", "zh": "请选中链接后手动复制"},
@@ -297,6 +297,39 @@ PAGE_PHRASES: dict[str, dict[str, str]] = {
                             "({state}):",
                       "zh": "以下记号在本状态下代表的值与上一状态（{state}）不同："},
     "names_was": {"en": "was", "zh": "原为"},
+    # ---- editable inputs ----
+    "edit_title": {"en": "Edit Q, K, V", "zh": "修改 Q、K、V"},
+    "edit_intro": {"en": "Change any entry (a decimal or a fraction, e.g. -0.5 or 3/4) and press "
+                         "Enter: every value on the page is then computed here in float64 and "
+                         "marked ≈. Type the entry's own value back, or reset, and the exact "
+                         "values return.",
+                   "zh": "修改任一元素（小数或分数，如 -0.5 或 3/4）后按回车：页面上的每个数都改由本页以 "
+                         "float64 计算，标 ≈。输回原值或重置，精确值即恢复。"},
+    "edit_projections": {"en": "This problem gives X and the projections W_Q, W_K, W_V: edit "
+                               "their entries, and Q = XW_Q, K, V are computed from them in the "
+                               "page too.",
+                         "zh": "本题给出 X 与投影矩阵 W_Q、W_K、W_V：修改它们的元素，Q = XW_Q、K、V "
+                               "也由本页据此计算。"},
+    "edit_title_projections": {"en": "Edit X, W_Q, W_K, W_V", "zh": "修改 X、W_Q、W_K、W_V"},
+    "edit_entry": {"en": "{name}, row {row} ({label}), column {col}",
+                   "zh": "{name}，第 {row} 行（{label}），第 {col} 列"},
+    "edit_invalid": {"en": "{entry}: give a number between -{limit} and {limit}, as a decimal or a "
+                           "fraction (-0.5 or 3/4). Escape restores the entry.",
+                     "zh": "{entry}：请输入 -{limit} 到 {limit} 之间的数，可写成小数或分数（-0.5 或 "
+                           "3/4）。按 Esc 恢复原值。"},
+    "edit_count": {"en": "Edited entries: {count}. Every value is computed in this page in "
+                         "float64 (≈).",
+                   "zh": "已修改 {count} 个元素：各值由本页以 float64 计算（≈）。"},
+    "edit_none": {"en": "The problem's own Q, K, V.", "zh": "题目原本的 Q、K、V。"},
+    "edit_undo": {"en": "Undo edits", "zh": "撤销修改"},
+    "edit_note": {"en": "Edited entries of Q, K, V: {count}. R, S, L, A and O are float64 values "
+                        "computed in this page (marked ≈). The exact derivation and its checks are "
+                        "for the problem's own inputs: undo the edits to see them.",
+                  "zh": "你修改了 Q、K、V 的 {count} 个元素：R、S、L、A、O 是本页以 float64 计算的值"
+                        "（标 ≈）。精确推导及核对针对题目原本的输入：撤销修改即可查看。"},
+    "edit_mistakes": {"en": "The classic mistakes are worked out for the problem's own Q, K, V: "
+                            "undo the edits to see them.",
+                      "zh": "经典错误按题目原本的 Q、K、V 算出：撤销修改即可查看。"},
 }
 """Key -> language -> text; every key in both languages with the same placeholders."""
 

@@ -31,7 +31,8 @@ async function ready(page) {
 }
 
 // What the tests assert on: the chosen head, the TeX of head tables and of C and MultiHead(X).
-function observe(page) {
+async function observe(page) {
+  await page.waitForFunction(() => !document.body.dataset.pending, null, { polling: 20, timeout: 10000 }); // blocks drawn when seen or idle
   return page.evaluate(() => {
     const $ = (id) => document.getElementById(id);
     const tex = (id) => [...document.querySelectorAll(`#table-${id} tbody tr`)].map((tr) =>
@@ -41,7 +42,7 @@ function observe(page) {
       row: $("row").value, tau: $("tau-text").value, mask: $("mask").checked, focus: document.activeElement.id,
       A: tex("A"), C: tex("C"), MHA: tex("MHA"),
       heat: [...document.querySelectorAll("#heatmap td")].map((td) => td.textContent),
-      derivation: $("derivation").textContent.slice(0, 400),
+      derivation: [...$("derivation").children].filter((c) => !c.classList.contains("stashed")).map((c) => c.textContent).join("").slice(0, 400),
       tag: (document.querySelector("#tables-title .head-tag") || {}).textContent,
       note: ($("heads-note") || {}).textContent,
     };

@@ -30,7 +30,8 @@ async function open(browser, file, viewport, hash = "") {
 }
 
 // Text as a reader meets it, math as its TeX ($...$), from the page's own KaTeX annotations.
-function text(page, selector) {
+async function text(page, selector) {
+  await page.waitForFunction(() => !document.body.dataset.pending, null, { polling: 20, timeout: 10000 }); // blocks drawn when seen or idle
   return page.evaluate((selector) => {
     const read = (node) => {
       if (node.nodeType === 3) return node.textContent;

@@ -32,11 +32,14 @@ async function open(context, url) {
 
 async function ready(page) {
   await page.waitForSelector("body[data-ready='1'], body[data-error]", { state: "attached", timeout: 30000 });
+  await page.waitForFunction(() => !document.body.dataset.pending, null, { polling: 20, timeout: 10000 });
   await page.evaluate(() => document.fonts.ready.then(() => true));
 }
 
-// Everything a test asserts on, read from the page as a reader would see it.
-function observe(page) {
+// Everything a test asserts on, read from the page as a reader would see it (once the blocks
+// drawn when seen or idle are drawn: body[data-pending]).
+async function observe(page) {
+  await page.waitForFunction(() => !document.body.dataset.pending, null, { polling: 20, timeout: 10000 });
   return page.evaluate(() => {
     const $ = (id) => document.getElementById(id);
     const tables = {};
@@ -69,7 +72,7 @@ function observe(page) {
         panel: $("walk-panel").dataset.step },
       stateError: $("state-error").hidden ? null : $("state-error-text").textContent,
       hash: location.hash, share: $("share-url").value, tables, heat, exactA,
-      summary: $("summary").textContent, derivation: $("derivation").textContent,
+      summary: $("summary").textContent, derivation: [...$("derivation").children].filter((c) => !c.classList.contains("stashed")).map((c) => c.textContent).join(""),
       checks: ($("checks-verdict") || {}).className || null, focus: document.activeElement.id,
       motionNote: !$("motion-note").hidden, playDisabled: $("walk-play").disabled,
       maskOffered: $("mask").offsetParent !== null,
@@ -118,11 +121,12 @@ async function everyState(page) {
       const changed = new Promise((r) => window.addEventListener("hashchange", () => setTimeout(r, 0), { once: true }));
       location.hash = params.toString();
       await changed; // the page's own hashchange listener has drawn the state
+      while (document.body.dataset.pending) await new Promise((r) => setTimeout(r, 20)); // and the blocks below
       seen.push({ tau, mask, row, shownRow: document.getElementById("row").value,
         error: document.getElementById("state-error").hidden ? null : document.getElementById("state-error-text").textContent,
         katexErrors: document.querySelectorAll(".katex-error").length,
-        derivationMath: document.querySelectorAll("#derivation .katex").length,
-        freeNote: document.querySelector("#derivation .free-note") !== null });
+        derivationMath: document.querySelectorAll("#derivation > :not(.stashed) .katex").length,
+        freeNote: document.querySelector("#derivation > :not(.stashed) .free-note") !== null });
       useOfFonts();
     }
     const declared = [...document.fonts].map((f) => f.family.replace(/"/g, "") + "/" + f.weight + "/" + f.style);

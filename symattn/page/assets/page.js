@@ -107,6 +107,7 @@
     const step = Number(params.get("step"));
     if (Number.isInteger(step) && step >= 1 && step <= STEPS) chosen.step = step;
     if (values) {
+      chosen.edits = readEdits(params);
       const tau = params.get("tau") && acceptedTau(params.get("tau"));
       if (tau) chosen.tau = tau;
       const mask = params.get("mask");
@@ -119,7 +120,7 @@
     const fields = data.heads ? { head: state.head, row: state.row } : { row: state.row };
     if (values) Object.assign(fields, { tau: state.tau, mask: state.mask });
     fields.step = state.step;
-    const hash = "#" + new URLSearchParams(fields).toString();
+    const hash = "#" + new URLSearchParams(fields).toString() + editsHash();
     if (location.hash !== hash) {
       try {
         history.replaceState(null, "", hash);
@@ -138,6 +139,7 @@
 
   function variant() {
     if (!values) return null;
+    if (editCount()) return editedVariant();
     const k = generatedIndex(state.tau);
     return k >= 0 || !free ? data.variants[Math.max(k, 0) + ":" + state.mask] : freeVariant();
   }
@@ -148,12 +150,23 @@
   function freeVariant() {
     const id = state.head + ":" + state.tau + ":" + state.mask;
     if (computed.has(id)) return computed.get(id);
-    const states = taus.map((_, k) => data.variants[k + ":" + state.mask]);
-    const base = states.find((v) => !v.error) || states[0];
+    const base = maskBase();
     if (base.error || !free.M[state.mask]) return base;
+    const v = floatVariant(base, free.S, free.V, free.M[state.mask], null);
+    computed.set(id, v);
+    return v;
+  }
+
+  function maskBase() { // a generated state with this mask: what each row may read, R, S, M
+    const states = taus.map((_, k) => data.variants[k + ":" + state.mask]);
+    return states.find((v) => !v.error) || states[0];
+  }
+
+  // L, A and O in float64 at the state's tau from S, M and V (and R, S themselves when the
+  // inputs were edited)
+  function floatVariant(base, S, V, M, R) {
     const tau = tauValue(state.tau);
-    const M = free.M[state.mask];
-    const L = free.S.map((row, i) => row.map((s, j) => (M[i][j] === null ? -Infinity : (s + M[i][j]) / tau)));
+    const L = S.map((row, i) => row.map((s, j) => (M[i][j] === null ? -Infinity : (s + M[i][j]) / tau)));
     const A = L.map((row, i) => {
       const top = Math.max(...row);
       if (top === -Infinity) return base.weights ? base.weights[i].map(Number) : row.map(() => 0); // the row's policy
@@ -161,7 +174,7 @@
       const z = e.reduce((a, b) => a + b, 0);
       return e.map((x) => x / z);
     });
-    const O = A.map((a) => free.V[0].map((_, c) => a.reduce((sum, w, j) => sum + w * free.V[j][c], 0)));
+    const O = A.map((a) => V[0].map((_, c) => a.reduce((sum, w, j) => sum + w * V[j][c], 0)));
     const text = (x) => (x === -Infinity ? "−∞" : x.toFixed(data.places));
     // exact where float64 needs no rounding: a masked weight is 0, a row reading one key gives it 1
     const exactWeight = (i, j) => (base.readable[i][j] !== 1 ? "0" : base.readable[i].filter((r) => r === 1).length === 1 ? "1" : null);
@@ -170,9 +183,10 @@
       return exact !== null ? [null, exact, false] : [null, text(x), x !== -Infinity];
     }));
     const v = { free: true, tau, readable: base.readable, passed: null, names: [],
-      tables: { R: base.tables.R, S: base.tables.S, M: base.tables.M, L: cells(L, false), A: cells(A, true), O: cells(O, false) },
+      tables: { R: R ? cells(R, false) : base.tables.R, S: R ? cells(S, false) : base.tables.S, M: base.tables.M,
+        L: cells(L, false), A: cells(A, true), O: cells(O, false) },
       weights: A.map((row, i) => row.map((x, j) => exactWeight(i, j) || text(x))), outputs: O.map((row) => row.map(text)) };
-    computed.set(id, v);
+    if (R) Object.assign(v, { edited: true, tie: (i, j, b) => L[i][j] === L[i][b] }); // equal floats: equal weights
     return v;
   }
 
@@ -224,7 +238,7 @@
         for (const name of Object.keys(data.projections.tables)) data.words[name] = P[name.startsWith("W") ? "words_W" : "words_" + name];
       }
     }
-    $("reset").addEventListener("click", () => change(Object.assign({}, data.defaults || { row: sizes.n_q, step: 1 })));
+    $("reset").addEventListener("click", () => change(Object.assign({ edits: {} }, data.defaults || { row: sizes.n_q, step: 1 })));
     $("copy-link").addEventListener("click", copyLink);
     $("share-url").addEventListener("focus", () => $("share-url").select());
   }
@@ -249,6 +263,7 @@
     if (document.activeElement !== $("tau-text")) $("tau-text").value = state.tau;
     for (const button of document.querySelectorAll(".tau-pick")) button.setAttribute("aria-pressed", String(button.textContent === state.tau));
     $("mask").checked = state.mask === "on";
+    syncEditor();
   }
 
   async function copyLink() {
@@ -265,11 +280,11 @@
   }
 
   function change(update) {
-    const before = JSON.stringify([state.row, state.tau, state.mask, state.head]);
+    const before = JSON.stringify([state.row, state.tau, state.mask, state.head, editsKey()]);
     Object.assign(state, update);
     $("tau-error").hidden = true; // any accepted change clears a refused typed temperature
     $("tau-text").removeAttribute("aria-invalid");
-    if (JSON.stringify([state.row, state.tau, state.mask, state.head]) !== before) renderState();
+    if (JSON.stringify([state.row, state.tau, state.mask, state.head, editsKey()]) !== before) renderState();
     else syncControls();
     let start = performance.now();
     renderWalk();
@@ -296,9 +311,9 @@
       timed("heatmap", () => renderHeatmap(error ? null : v));
       timed("summary", () => renderSummary(error ? null : v));
     }
-    timed("tables", () => renderTables(error ? null : v));
-    timed("derivation", () => renderDerivation(error ? null : v));
-    renderMistakes();
+    drawWhenSeen($("tables"), "tables", () => renderTables(error ? null : v));
+    drawWhenSeen($("derivation"), "derivation", () => keptDerivation(error ? null : v));
+    drawWhenSeen($("mistakes"), "mistakes", renderMistakes);
     renderHeads(v);
     renderLesson(error ? null : v);
   }
@@ -388,7 +403,7 @@
           if (v.readable[i][j] === 1 && (best < 0 || Number(weights[j]) > Number(weights[best]))) best = j;
         });
         // exactly equal weights: the same exact value, or (at a free tau) the same S and M entries
-        const same = (j) => (v.free ? ["S", "M"].every((t) => v.tables[t][i][j][0] === v.tables[t][i][best][0])
+        const same = (j) => (v.tie ? v.tie(i, j, best) : v.free ? ["S", "M"].every((t) => v.tables[t][i][j][0] === v.tables[t][i][best][0])
           : v.tables.A[i][j][0] === v.tables.A[i][best][0]);
         const tied = data.colLabels.filter((_, j) => v.readable[i][j] === 1 && same(j));
         const key = v.free ? "summary_largest_free" : "summary_largest";
@@ -407,27 +422,26 @@
   }
 
   function renderTables(v) {
-    const box = $("tables");
-    box.replaceChildren();
-    $("names").replaceChildren();
+    const box = []; // the names legend above the tables is renderNames' (drawn with every state)
     if (!values) {
-      for (const name of ["Q", "K", "V", "R", "S", "M", "L", "A", "O"]) box.append(shapeCard(name));
-      return;
+      for (const name of ["Q", "K", "V", "R", "S", "M", "L", "A", "O"]) box.push(shapeCard(name));
+      return keepCards($("tables"), box);
     }
     const keyRows = ["K", "V"];
     if (data.projections) {
-      for (const [name, cells] of Object.entries(data.projections.tables)) {
+      for (const [name, cells] of Object.entries((v && v.projectionTables) || data.projections.tables)) {
         const rows = name === "X" ? data.rowLabels : name === "Y" ? data.colLabels : cells.map((_, r) => String(r + 1));
-        box.append(matrixCard(name, cells, rows, cells[0].map((_, c) => String(c + 1)), v));
+        box.push(cachedCard(name, cells, rows, cells[0].map((_, c) => String(c + 1)), v));
       }
     }
     for (const name of ["Q", "K", "V", "R", "S", "M", "L", "A", "O"]) {
-      const cells = keyRows.includes(name) || name === "Q" ? data.inputs[name] : v ? v.tables[name] : null;
+      const cells = keyRows.includes(name) || name === "Q" ? inputsOf(v)[name] : v ? v.tables[name] : null;
       if (!cells) continue;
       const rows = keyRows.includes(name) ? data.colLabels : data.rowLabels;
       const cols = ["R", "S", "M", "L", "A"].includes(name) ? data.colLabels : cells[0].map((_, c) => String(c + 1));
-      box.append(matrixCard(name, cells, rows, cols, v));
+      box.push(cachedCard(name, cells, rows, cols, v));
     }
+    keepCards($("tables"), box);
   }
 
   function cardHead(name, rows, cols) {
@@ -436,15 +450,10 @@
   }
 
   function matrixCard(name, cells, rows, cols, v) {
-    const keyTable = ["K", "V", "Y"].includes(name);
-    const queryTable = !keyTable && !name.startsWith("W_");
     const head = el("tr", {}, el("th", { class: "corner", text: "" }), ...cols.map((c) => el("th", { scope: "col", text: c })));
     const body = el("tbody");
     cells.forEach((row, i) => {
-      let cls = null;
-      if (queryTable && i + 1 === state.row) cls = "current";
-      if (keyTable && v && v.readable[state.row - 1][i] !== 1) cls = "unread";
-      const tr = el("tr", { class: cls }, el("th", { scope: "row", text: rows[i] }));
+      const tr = el("tr", { class: rowClass(name, i, v) }, el("th", { scope: "row", text: rows[i] }));
       row.forEach(([id, decimal, approx]) => {
         tr.append(el("td", {}, ...(id === null ? [cellNode([id, decimal, approx])] : [mathNode(id), decimal ? el("span", { class: "dec", text: decimal }) : null])));
       });
@@ -481,6 +490,7 @@
     const found = values && data.mistakes;
     $("mistakes-block").hidden = !found;
     if (!found) return;
+    if (editCount()) return $("mistakes").replaceChildren(el("p", { class: "note", text: P.edit_mistakes }));
     const i = state.row - 1;
     const head = el("tr", {}, el("th", { scope: "col", text: P.mistake_column }),
       el("th", { scope: "col", text: fill("weights_of_row", { row: state.row }) }),
@@ -495,8 +505,7 @@
   }
 
   function renderDerivation(v) {
-    const box = $("derivation");
-    const checks = $("checks");
+    const [box, checks] = derivationTargets();
     if (!values) {
       box.replaceChildren(el("p", { text: P.shapes_only }), el("ul", {},
         el("li", { text: fill("constraint_dk", sizes) }), el("li", { text: fill("constraint_nk", sizes) })));
@@ -505,7 +514,8 @@
     }
     checks.replaceChildren();
     if (v && v.free) {
-      box.replaceChildren(el("p", { class: "note free-note", text: fill("free_note", { tau: state.tau, taus: taus.map((t) => t.key).join(", ") }) }));
+      box.replaceChildren(el("p", { class: "note free-note", text: v.edited ? fill("edit_note", { count: editCount() })
+        : fill("free_note", { tau: state.tau, taus: taus.map((t) => t.key).join(", ") }) }));
       return;
     }
     box.replaceChildren(...(v ? v.rows[state.row - 1].map(blockNode) : []));
@@ -518,7 +528,7 @@
   // take more than a fifth of the screen stop following the reader.
   function fitLayout() {
     let count = 0;
-    for (const box of document.querySelectorAll("main .scroll, main .display")) {
+    for (const box of document.querySelectorAll("main .scroll:not(.stashed *), main .display:not(.stashed *)")) {
       const scrolls = box.scrollWidth > box.clientWidth + 1;
       if (scrolls) {
         const title = box.closest("figure, section").querySelector("figcaption, h2");
@@ -538,6 +548,333 @@
   let fitting = 0;
   const fitSoon = () => { cancelAnimationFrame(fitting); fitting = requestAnimationFrame(fitLayout); };
   window.addEventListener("resize", fitSoon);
+
+  // ==== editable inputs and speed (symattn page: the student edits Q, K, V; fast control changes) ====
+
+  // ---- editable inputs: entries of Q, K, V typed by the student, computed in float64 ---------
+  // state.edits maps "Q:3:2" (matrix, row, column, from 1) to the typed text, kept only where it
+  // differs from the problem's own entry: with no edit left the page shows its exact states again.
+  // (Functions only: readHash runs before this section's constants would exist.)
+  function editData() { // one head's page only: a multi-head page shows its heads as given
+    return values && free && !data.heads ? data.edit || null : null;
+  }
+  function editCount() {
+    return Object.keys(state.edits || {}).length;
+  }
+  function editsKey() {
+    return Object.keys(state.edits || {}).sort().map((k) => k + "=" + state.edits[k]).join(";");
+  }
+  function canonical(text) {
+    return String(text).replace(/\u2212/g, "-").replace(/\s/g, "");
+  }
+  function editValue(text) { // "-1.5", "3/4", "−2/3" -> {num, den, value}; null if not a number in range
+    const t = canonical(text);
+    const m = /^([+-]?)([0-9./]{1,30})$/.exec(t);
+    const x = m && exactOf(m[2]);
+    if (!x) return null;
+    const num = m[1] === "-" ? -x.num : x.num;
+    const value = Number(num) / Number(x.den);
+    return Number.isFinite(value) && Math.abs(value) <= editData().limit ? { num, den: x.den, value } : null;
+  }
+  function sameAsGiven(name, i, j, x) { // the typed value is the problem's own entry, exactly
+    const exact = editData()[name][i][j][2];
+    if (!exact) return false;
+    const [n, d] = exact.split("/").map(BigInt);
+    return x.num * d === n * x.den;
+  }
+  function editKey(name, i, j) {
+    return `${name}:${i + 1}:${j + 1}`;
+  }
+  function editPlace(key) { // "Q:3:2" -> ["Q", 2, 1]
+    const [name, i, j] = key.split(":");
+    return [name, Number(i) - 1, Number(j) - 1];
+  }
+
+  // In the link: Q=3.2:1/2,1.1:-0.5 (row.column:value, the characters left as they are). A part
+  // that does not parse, is out of range or names no entry drops its matrix's edits, nothing else.
+  function readEdits(params) {
+    const edits = {};
+    const given = editData();
+    if (!given) return edits;
+    for (const name of given.editable) {
+      const text = params.get(name);
+      if (!text || text.length > 4000) continue;
+      const found = {};
+      const ok = text.split(",").every((part) => {
+        const m = /^(\d{1,4})\.(\d{1,4}):(.{1,31})$/.exec(part);
+        if (!m) return false;
+        const [i, j] = [Number(m[1]) - 1, Number(m[2]) - 1];
+        if (i < 0 || j < 0 || i >= given[name].length || j >= given[name][0].length) return false;
+        const x = editValue(m[3]);
+        if (!x) return false;
+        if (!sameAsGiven(name, i, j, x)) found[editKey(name, i, j)] = canonical(m[3]);
+        return true;
+      });
+      if (ok) Object.assign(edits, found);
+    }
+    return edits;
+  }
+  function editsHash() {
+    if (!editData()) return "";
+    const parts = Object.fromEntries(editData().editable.map((name) => [name, []]));
+    const keys = Object.keys(state.edits || {}).map((k) => [k, editPlace(k)]);
+    keys.sort((a, b) => a[1][1] - b[1][1] || a[1][2] - b[1][2]);
+    for (const [key, [name, i, j]] of keys) parts[name].push(`${i + 1}.${j + 1}:${state.edits[key]}`);
+    return Object.entries(parts).filter(([, p]) => p.length).map(([name, p]) => `&${name}=${p.join(",")}`).join("");
+  }
+
+  // the inputs of the state: the problem's (exact math), or with the typed entries as typed
+  function inputsOf(v) {
+    return (v && v.inputs) || data.inputs;
+  }
+  function editedFloats(name) {
+    return editData()[name].map((row, i) => row.map(([value], j) => {
+      const typed = state.edits[editKey(name, i, j)];
+      return typed === undefined ? value : editValue(typed).value;
+    }));
+  }
+  function editedInputs() { // Q, K, V in float64: edited, or computed from the edited X and W's
+    if (!data.projections) return ["Q", "K", "V"].map(editedFloats);
+    const times = (a, b) => a.map((row) => b[0].map((_, c) => row.reduce((sum, x, k) => sum + x * b[k][c], 0)));
+    const X = editedFloats("X");
+    const source = editData().editable.includes("Y") ? editedFloats("Y") : X;
+    return [times(X, editedFloats("W_Q")), times(source, editedFloats("W_K")), times(source, editedFloats("W_V"))];
+  }
+  function editedVariant() {
+    const id = "edited:" + state.tau + ":" + state.mask + ":" + editsKey();
+    if (computed.has(id)) return computed.get(id);
+    const base = maskBase();
+    if (base.error || !free.M[state.mask]) return base;
+    const [Q, K, V] = editedInputs();
+    const R = Q.map((q) => K.map((k) => q.reduce((sum, x, c) => sum + x * k[c], 0)));
+    const S = R.map((row) => row.map((r) => r * data.edit.scale));
+    const v = floatVariant(base, S, V, free.M[state.mask], R);
+    const typedIn = (name, cells) => cells.map((row, i) => row.map((cell, j) => {
+      const typed = state.edits[editKey(name, i, j)];
+      return typed === undefined ? cell : [null, typed, false, true]; // [3]: an edited entry
+    }));
+    if (data.projections) { // X and the W's as typed; Q, K, V computed from them, marked ≈
+      v.projectionTables = {};
+      for (const [name, cells] of Object.entries(data.projections.tables)) v.projectionTables[name] = typedIn(name, cells);
+      const approx = (m) => m.map((row) => row.map((x) => [null, x.toFixed(data.places), true]));
+      v.inputs = { Q: approx(Q), K: approx(K), V: approx(V) };
+    } else {
+      v.inputs = Object.fromEntries(["Q", "K", "V"].map((name) => [name, typedIn(name, data.inputs[name])]));
+    }
+    if (computed.size > 200) computed.clear();
+    computed.set(id, v);
+    return v;
+  }
+
+  // the editor: one text field per entry, under the heatmap
+  function setUpEditor() {
+    const given = editData();
+    if (!given) return;
+    $("edit-block").hidden = false;
+    $("edit-projections").hidden = !data.projections;
+    if (data.projections) $("edit-title").textContent = P.edit_title_projections;
+    for (const name of given.editable) {
+      const labels = ["Q", "X"].includes(name) ? data.rowLabels : ["K", "V", "Y"].includes(name) ? data.colLabels
+        : given[name].map((_, i) => String(i + 1));
+      const head = el("tr", {}, el("td", {}), ...given[name][0].map((_, j) => el("th", { scope: "col", text: String(j + 1) })));
+      const body = el("tbody", {}, ...given[name].map((row, i) => el("tr", {}, el("th", { scope: "row", text: labels[i] }),
+        ...row.map((_, j) => el("td", {}, editField(name, i, labels[i], j))))));
+      $("edit-grids").append(el("figure", { class: "edit-card" }, el("figcaption", { text: name }),
+        el("div", { class: "scroll" }, el("table", { class: "edit-table", id: "edit-" + name }, el("thead", {}, head), body))));
+    }
+    $("edit-undo").addEventListener("click", () => {
+      for (const input of document.querySelectorAll(".edit-cell[aria-invalid]")) clearRefusal(input);
+      change({ edits: {} });
+    });
+  }
+  function editField(name, i, label, j) {
+    const input = el("input", { type: "text", class: "edit-cell", id: `edit-${name}-${i + 1}-${j + 1}`, inputmode: "decimal",
+      autocomplete: "off", spellcheck: "false", size: 5, "aria-label": fill("edit_entry", { name, row: i + 1, label, col: j + 1 }) });
+    input.dataset.key = editKey(name, i, j);
+    input.addEventListener("change", () => typedEntry(input));
+    input.addEventListener("keydown", (event) => {
+      if (event.key !== "Escape") return;
+      clearRefusal(input);
+      syncEditor();
+    });
+    return input;
+  }
+  function typedEntry(input) {
+    const [name, i, j] = editPlace(input.dataset.key);
+    const x = editValue(input.value);
+    if (!x) { // refused: said beside the grid, marked on the field, the focus stays there
+      input.setAttribute("aria-invalid", "true");
+      input.setAttribute("aria-describedby", "edit-error");
+      $("edit-error").textContent = fill("edit_invalid", { entry: input.getAttribute("aria-label"), limit: editData().limit });
+      $("edit-error").hidden = false;
+      if (document.activeElement !== input) input.focus();
+      return;
+    }
+    clearRefusal(input);
+    const edits = Object.assign({}, state.edits);
+    if (sameAsGiven(name, i, j, x)) delete edits[input.dataset.key];
+    else edits[input.dataset.key] = canonical(input.value);
+    change({ edits });
+  }
+  function clearRefusal(input) {
+    input.removeAttribute("aria-invalid");
+    input.removeAttribute("aria-describedby");
+    if (!document.querySelector(".edit-cell[aria-invalid]")) $("edit-error").hidden = true;
+  }
+  function syncEditor() {
+    const given = editData();
+    if (!given) return;
+    for (const input of $("edit-grids").querySelectorAll(".edit-cell")) {
+      const key = input.dataset.key;
+      const [name, i, j] = editPlace(key);
+      const edited = key in state.edits;
+      if (input.hasAttribute("aria-invalid") && document.activeElement !== input) clearRefusal(input);
+      const shown = edited ? state.edits[key] : given[name][i][j][1];
+      if (!input.hasAttribute("aria-invalid") && input.value !== shown) input.value = shown;
+      input.classList.toggle("edited", edited);
+      input.classList.toggle("wide", shown.length > 5);
+    }
+    $(data.projections ? "edit-X" : "edit-Q").querySelectorAll("tbody tr").forEach((tr, i) => tr.classList.toggle("current", i + 1 === state.row));
+    const count = editCount();
+    $("edit-status").textContent = count ? fill("edit_count", { count }) : P.edit_none;
+  }
+
+  // ---- speed: blocks out of view are drawn when they come into view or the page is idle ----
+  // A control change redraws what the reader sees (controls, heatmap, summary, walkthrough, and
+  // any block on screen) at once; the tables, the derivation and the mistakes below the screen
+  // are redrawn when they come near the screen or when the page is idle, whichever is first, so
+  // their typesetting and layout do not delay the change. body[data-pending] marks a redraw owed.
+  const owed = new Map(); // block -> [name, draw]
+  const onScreen = new Set();
+  let watcher = null;
+  let idle = 0;
+  function timedDraw(name, draw) {
+    const start = performance.now();
+    draw();
+    performance.measure("symattn " + name, { start });
+  }
+  function blockOf(node) {
+    return node.closest("section");
+  }
+  function drawWhenSeen(node, name, draw) {
+    const block = blockOf(node);
+    if (!watcher) {
+      watcher = new IntersectionObserver((entries) => {
+        for (const entry of entries) {
+          if (entry.isIntersecting) onScreen.add(entry.target);
+          else onScreen.delete(entry.target);
+          if (entry.isIntersecting && owed.has(entry.target)) payOwed(entry.target);
+        }
+      });
+      for (const id of ["tables", "derivation", "mistakes"]) watcher.observe(blockOf($(id)));
+    }
+    owed.delete(block);
+    if (onScreen.has(block)) {
+      timedDraw(name, draw);
+    } else {
+      owed.set(block, [name, draw]);
+      document.body.dataset.pending = "1";
+      if (!idle) idle = (window.requestIdleCallback || setTimeout)(payIdle, { timeout: 1500 });
+    }
+  }
+  function payOwed(block) {
+    const [name, draw] = owed.get(block);
+    owed.delete(block);
+    timedDraw(name, draw);
+    if (!owed.size) delete document.body.dataset.pending;
+    fitSoon();
+  }
+  function payIdle() { // one block per idle period, so a reader's next change waits for little
+    idle = 0;
+    const next = owed.keys().next();
+    if (next.done) return;
+    payOwed(next.value);
+    if (owed.size) idle = (window.requestIdleCallback || setTimeout)(payIdle, { timeout: 1500 });
+  }
+
+  // A table card is built once for its values and kept: a change of row only moves the row
+  // marks (no new layout), a change of state swaps only the cards whose values changed.
+  const cards = new Map();
+  function rowClass(name, i, v) {
+    const keyTable = ["K", "V", "Y"].includes(name);
+    if (!keyTable && !name.startsWith("W_") && i + 1 === state.row) return "current";
+    return keyTable && v && v.readable[state.row - 1][i] !== 1 ? "unread" : null;
+  }
+  function cachedCard(name, cells, rows, cols, v) {
+    const id = name + "\u0000" + JSON.stringify(cells);
+    let card = cards.get(id);
+    if (!card) {
+      card = matrixCard(name, cells, rows, cols, v);
+      card.querySelectorAll("tbody tr").forEach((tr, i) => tr.querySelectorAll("td").forEach((td, j) => {
+        if (cells[i][j][3]) td.classList.add("edited");
+      }));
+      if (cards.size > 400) cards.clear();
+      cards.set(id, card);
+    }
+    card.querySelector("tbody").querySelectorAll(":scope > tr").forEach((tr, i) => {
+      const cls = rowClass(name, i, v);
+      if (tr.className !== (cls || "")) tr.className = cls || "";
+    });
+    return card;
+  }
+  // Each table has a slot in the grid; the versions of its card already laid out stay in the slot,
+  // all but the shown one stashed (content-visibility: hidden keeps their layout, takes no room,
+  // and hides them from the accessibility tree), so that showing one again costs no new layout.
+  // A stashed version's ids are set aside (data-stashed-id), so every id names what is shown.
+  const STASH = 12;
+  function stash(node, on) {
+    if (node.classList.contains("stashed") === on) return;
+    node.classList.toggle("stashed", on);
+    for (const inner of node.querySelectorAll(on ? "[id]" : "[data-stashed-id]")) {
+      if (on) {
+        inner.dataset.stashedId = inner.id;
+        inner.removeAttribute("id");
+      } else {
+        inner.id = inner.dataset.stashedId;
+        delete inner.dataset.stashedId;
+      }
+    }
+  }
+  function keepCards(box, wanted) {
+    wanted.forEach((card, k) => {
+      let slot = box.children[k];
+      if (!slot) box.append(slot = el("div", { class: "slot" }));
+      showOnly(slot, card, STASH);
+    });
+    while (box.children.length > wanted.length) box.lastElementChild.remove();
+  }
+  function showOnly(box, shown, most) { // shown becomes box's one unstashed child; at most `most` kept
+    if (shown.parentNode !== box) box.append(shown);
+    for (const other of box.children) if (other !== shown) stash(other, true);
+    stash(shown, false);
+    while (box.children.length > most) box.removeChild(box.firstElementChild === shown ? shown.nextElementSibling : box.firstElementChild);
+  }
+
+  // The derivation and checks of an exact state already shown are kept the same way (8 states);
+  // a free or edited state's note is drawn afresh.
+  const derivations = new Map(); // state -> [derivation version, checks version]
+  let drawing = null;
+  function derivationTargets() {
+    return drawing || [$("derivation"), $("checks")];
+  }
+  function keptDerivation(v) {
+    const id = !values ? "shapes" : v && !v.free ? `${state.tau}:${state.mask}:${state.row}` : "live";
+    let versions = derivations.get(id);
+    if (!versions || id === "live") {
+      versions = versions || [el("div", { class: "version" }), el("div", { class: "version" })];
+      drawing = versions;
+      try {
+        renderDerivation(v);
+      } finally {
+        drawing = null;
+      }
+      derivations.set(id, versions);
+    }
+    showOnly($("derivation"), versions[0], 8);
+    showOnly($("checks"), versions[1], 8);
+    for (const [key, kept] of derivations) if (!kept[0].parentNode) derivations.delete(key);
+  }
+
 
   // ---- multi-head pages: the head selector, the chosen head's data, the concatenation and W_O;
   // ---- and the note of a state left symbolic (no colours, no decimals) ---------------------
@@ -741,6 +1078,7 @@
 
   setUpLesson();
   setUpControls();
+  setUpEditor();
   renderState();
   setUpWalk();
   renderWalk();
@@ -867,7 +1205,7 @@
       squares("K", sizes.n_k, sizes.d_k, -1, read), squares("V", sizes.n_k, sizes.d_v, -1, read));
     if (!v) return row;
     const q = el("p", { class: "vector" }, mathNode(data.rowMath.q[i]), el("span", { text: "=" }),
-      ...data.inputs.Q[i].map(([id], k) => staggered(el("span", { class: "cell" }, mathNode(id)), k)));
+      ...inputsOf(v).Q[i].map((cell, k) => staggered(el("span", { class: "cell" }, cellNode(cell, false)), k)));
     return el("div", {}, row, q);
   }
 
@@ -888,7 +1226,7 @@
     const grid = el("div", { class: "visual row-wrap" }, squares("R = QKᵀ", sizes.n_q, sizes.n_k, state.row - 1));
     if (!v) return grid;
     const cells = v.tables.R[state.row - 1];
-    return el("div", {}, grid, keyTable([keyRow(P.scores_row, cells, null, ([id]) => mathNode(id))]));
+    return el("div", {}, grid, keyTable([keyRow(P.scores_row, cells, null, (cell) => cellNode(cell, false))]));
   }
 
   function bar(weight) {
@@ -902,7 +1240,7 @@
     if (!v) return el("div", { class: "visual row-wrap" }, squares("A", sizes.n_q, sizes.n_k, i));
     const read = v.readable[i];
     const rows = [
-      keyRow(P.scaled_row, v.tables.S[i], null, ([id]) => mathNode(id)),
+      keyRow(P.scaled_row, v.tables.S[i], null, (cell) => cellNode(cell, false)),
       keyRow(P.logits_row, v.tables.L[i], read, (cell) => cellNode(cell, false)),
       keyRow(P.weights_row, v.tables.A[i], read, (cell, j) => (v.weights && read[j] === 1 ? bar(v.weights[i][j]) : cellNode(cell, false))),
     ];
@@ -917,7 +1255,7 @@
       if (v.readable[i][j] !== 1) return;
       const weight = v.weights ? bar(v.weights[i][j]) : cellNode(v.tables.A[i][j], false);
       terms.append(staggered(el("tr", {}, el("th", { scope: "row", text: label }), el("td", {}, weight),
-        el("td", { class: "times", text: "×" }), el("td", {}, ...data.inputs.V[j].map(([id]) => el("span", { class: "cell" }, mathNode(id))))), j));
+        el("td", { class: "times", text: "×" }), el("td", {}, ...inputsOf(v).V[j].map((cell) => el("span", { class: "cell" }, cellNode(cell, false))))), j));
     });
     const output = el("tr", { class: "result" }, el("th", { scope: "row" }, mathNode(data.rowMath.O[i])), el("td", { text: "=" }), el("td", {}),
       el("td", {}, ...v.tables.O[i].map((cell) => el("span", { class: "cell" }, cellNode(cell)))));

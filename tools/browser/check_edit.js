@@ -1,0 +1,239 @@
+// Drive a symattn course page's editable inputs and time its control changes in the system
+// Chromium (headless, playwright-core) and print what was observed as JSON; tests/test_page_edit.py
+// asserts on it. Standard input: {"chromium": PATH, "jobs": [{"name", "page", "scenario", ...}]}.
+// scenario "edit": an entry of Q typed (a fraction), a refused entry, the entry typed back, a link
+// with edits reloaded, a malformed link, reset; "timing": time to usable and control changes, at
+// the top of the page, with the tables and with the derivation in view; "open": the page as opened (job.hash);
+// "screenshot": job.hash at job.width x job.height.
+// The measurements in docs/performance.md come from, in the repository root,
+//   .venv/bin/symattn page worked_examples/05_five_tokens_temperature/problem.toml -o /tmp/p.html
+//   echo '{"chromium": "/usr/bin/chromium", "jobs": [{"name": "t", "page": "/tmp/p.html",
+//     "scenario": "timing", "runs": 5}]}' | node tools/browser/check_edit.js
+"use strict";
+const { chromium } = require("playwright-core");
+const path = require("path");
+const { pathToFileURL } = require("url");
+
+const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+  "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const VIEWPORT = { width: 1280, height: 900 };
+
+function watch(page) {
+  const log = { console: [], pageErrors: [], requests: [] };
+  page.on("console", (m) => { if (m.type() === "error" || m.type() === "warning") log.console.push(`${m.type()}: ${m.text()}`); });
+  page.on("pageerror", (e) => log.pageErrors.push(String(e)));
+  page.on("request", (r) => log.requests.push(r.url().slice(0, 60)));
+  return log;
+}
+
+async function ready(page) {
+  await page.waitForSelector("body[data-ready='1'], body[data-error]", { state: "attached", timeout: 30000 });
+  await page.waitForFunction(() => !document.body.dataset.pending, null, { polling: 20, timeout: 10000 });
+}
+
+// What a test asserts on, read from the page as a reader sees it.
+async function observe(page) {
+  await page.waitForFunction(() => !document.body.dataset.pending, null, { polling: 20, timeout: 10000 });
+  return page.evaluate(() => {
+    const $ = (id) => document.getElementById(id);
+    const heat = {};
+    for (const td of document.querySelectorAll("#heatmap td")) (heat[td.dataset.row] = heat[td.dataset.row] || []).push(td.textContent);
+    const table = (name) => [...document.querySelectorAll(`#table-${name} tbody tr`)].map((tr) =>
+      [...tr.querySelectorAll("td")].map((td) => {
+        const a = td.querySelector("annotation");
+        return { tex: a ? a.textContent : null, text: a ? null : td.textContent, edited: td.classList.contains("edited") };
+      }));
+    const fields = {};
+    for (const input of document.querySelectorAll(".edit-cell")) {
+      fields[input.id] = { value: input.value, edited: input.classList.contains("edited"),
+        invalid: input.getAttribute("aria-invalid"), label: input.getAttribute("aria-label") };
+    }
+    return {
+      error: document.body.dataset.error || null, hash: location.hash, share: $("share-url").value,
+      heat, summary: $("summary").textContent, derivation: [...$("derivation").children].filter((c) => !c.classList.contains("stashed")).map((c) => c.textContent).join(""),
+      checks: ($("checks-verdict") || {}).className || null, mistakes: $("mistakes").textContent,
+      tables: Object.fromEntries(["Q", "K", "V", "R", "S", "L", "A", "O"].map((n) => [n, table(n)])),
+      walk: $("walk-panel").textContent, fields, editShown: !$("edit-block").hidden,
+      editError: $("edit-error").hidden ? null : $("edit-error").textContent,
+      editStatus: $("edit-status").textContent, focus: document.activeElement.id,
+      projectionsNote: !$("edit-projections").hidden, tau: $("tau-text").value, row: $("row").value,
+    };
+  });
+}
+
+async function type(page, selector, text) {
+  await page.fill(selector, text);
+  await page.press(selector, "Enter");
+  return observe(page);
+}
+
+async function edit(browser, job) {
+  const context = await browser.newContext({ viewport: VIEWPORT });
+  const page = await context.newPage();
+  const log = watch(page);
+  const url = pathToFileURL(path.resolve(job.page)).href;
+  await page.goto(url + "#row=3&tau=17%2F20&mask=on&step=4");
+  await ready(page);
+  const out = { log, initial: await observe(page) };
+  out.edited = await type(page, "#edit-Q-3-1", "1/2");
+  out.second = await type(page, "#edit-K-2-1", "-0.75");
+  out.refused = await type(page, "#edit-V-1-1", "1/0");
+  out.refusedText = await type(page, "#edit-V-1-1", "abc");
+  await page.press("#edit-V-1-1", "Escape");
+  out.escaped = await observe(page);
+  out.freeTau = await type(page, "#tau-text", "1.234");
+  // the share link restores exactly this state, also after a reload
+  const shared = await context.newPage();
+  const sharedLog = watch(shared);
+  await shared.goto(out.freeTau.share);
+  await ready(shared);
+  out.restored = await observe(shared);
+  await shared.reload();
+  await ready(shared);
+  out.reloaded = await observe(shared);
+  // a malformed link: the malformed matrices are ignored, the rest is read
+  await shared.goto(url + "#row=2&tau=17%2F20&mask=on&Q=1.1:2,9.9:1&K=1.1:abc&V=1.2:5%2F2,2.1:7&step=2");
+  await ready(shared);
+  out.malformed = await observe(shared);
+  await shared.goto(url + "#row=2&Q=1.1:1/0&K=0.1:3&V=1.1:2000");
+  await ready(shared);
+  out.malformedAll = await observe(shared);
+  out.sharedLog = sharedLog;
+  // typed back to the problem's own values: the exact state again
+  await type(page, "#tau-text", "17/20");
+  await type(page, "#edit-K-2-1", "1.4");
+  out.undone = await type(page, "#edit-Q-3-1", "1.34");
+  await type(page, "#edit-V-2-2", "3");
+  await page.click("#reset");
+  out.reset = await observe(page);
+  await context.close();
+  return out;
+}
+
+// Time to usable (navigation start -> the page marks itself ready) over job.runs loads; then each
+// control change, from the event to the end of the forced layout of the redrawn state (handlers
+// run synchronously): at the top of the page, then scrolled to the tables, then to the derivation.
+async function timing(browser, job) {
+  const context = await browser.newContext({ viewport: VIEWPORT });
+  await context.addInitScript(() => {
+    new MutationObserver((_, observer) => {
+      if (document.body && document.body.dataset.ready) { window.readyAt = performance.now(); observer.disconnect(); }
+    }).observe(document, { attributes: true, subtree: true });
+  });
+  const url = pathToFileURL(path.resolve(job.page)).href;
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send("Emulation.setCPUThrottlingRate", { rate: job.slowdown || 1 });
+  const loads = [];
+  for (let k = 0; k < (job.runs || 5); k++) {
+    await page.goto(url + "#row=3&tau=17%2F20&mask=on&step=1");
+    await ready(page);
+    loads.push(await page.evaluate(() => window.readyAt));
+    await page.goto("about:blank");
+  }
+  const out = { loads, changes: {} };
+  for (const where of ["top", "tables", "derivation"]) {
+    await page.goto(url + "#row=3&tau=17%2F20&mask=on&step=4");
+    await ready(page);
+    if (where !== "top") await page.evaluate((id) => document.getElementById(id).scrollIntoView(), where);
+    await page.waitForTimeout(300);
+    await page.waitForFunction(() => !document.body.dataset.pending, null, { polling: 20 });
+    out.changes[where] = await page.evaluate(() => {
+      const $ = (id) => document.getElementById(id);
+      const timed = (name, act) => {
+        const start = performance.now();
+        act();
+        document.body.getBoundingClientRect(); // style and layout of the redrawn state
+        return { name, ms: performance.now() - start };
+      };
+      const fire = (node, type) => node.dispatchEvent(new Event(type, { bubbles: true }));
+      const changes = [];
+      for (let round = 0; round < 2; round++) { // the first round typesets, the second reuses
+        for (const row of ["1", "2", "4", "5", "3"]) changes.push(timed("row", () => { $("row").value = row; fire($("row"), "change"); }));
+        for (const position of ["700", "720", "740", "615"]) changes.push(timed("tau slider", () => { $("tau").value = position; fire($("tau"), "input"); }));
+        for (const on of [false, true]) changes.push(timed("mask", () => { $("mask").checked = on; fire($("mask"), "change"); }));
+        if (!$("edit-Q-3-1")) continue; // a page without the editor (to measure an older page)
+        for (const value of ["1/2", "1.34"]) changes.push(timed("edit", () => { $("edit-Q-3-1").value = value; fire($("edit-Q-3-1"), "change"); }));
+      }
+      return changes;
+    });
+  }
+  // what the redraws of the blocks below the screen cost when they are paid (idle or scrolled to)
+  out.parts = await page.evaluate(() => {
+    const parts = {};
+    for (const m of performance.getEntriesByType("measure")) {
+      if (m.name.startsWith("symattn ")) (parts[m.name.slice(8)] = parts[m.name.slice(8)] || []).push(Math.round(m.duration));
+    }
+    return parts;
+  });
+  await context.close();
+  return out;
+}
+
+// A page opened as it is: what the editor offers there.
+async function open(browser, job) {
+  const context = await browser.newContext({ viewport: VIEWPORT });
+  const page = await context.newPage();
+  const log = watch(page);
+  await page.goto(pathToFileURL(path.resolve(job.page)).href + (job.hash ? "#" + job.hash : ""));
+  await ready(page);
+  const out = { log, first: await observe(page) };
+  await context.close();
+  return out;
+}
+
+// axe-core's violations on the page as it is now (after every animation has finished).
+async function axe(page) {
+  await page.evaluate(require("fs").readFileSync(require.resolve("axe-core/axe.min.js"), "utf8"));
+  await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished)));
+  return page.evaluate(async () => (await window.axe.run(document, { resultTypes: ["violations"] })).violations
+    .map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length, targets: v.nodes.slice(0, 4).map((n) => n.target.join(" ")) })));
+}
+
+async function screenshot(browser, job) {
+  const phone = job.width < 700;
+  const context = await browser.newContext({ viewport: { width: job.width, height: job.height }, isMobile: phone, hasTouch: phone,
+    bypassCSP: Boolean(job.axe) }); // the context lets axe's test script in, nothing else
+  const page = await context.newPage();
+  const log = watch(page);
+  await page.goto(pathToFileURL(path.resolve(job.page)).href + "#" + job.hash);
+  await ready(page);
+  if (job.scrollTo) await page.evaluate((id) => document.getElementById(id).scrollIntoView(), job.scrollTo);
+  await page.waitForTimeout(1200);
+  await page.screenshot({ path: job.screenshot, fullPage: Boolean(job.full) });
+  const out = { log, saved: job.screenshot };
+  if (job.axe) { // after a refused entry too: the message and the marked field
+    await page.fill("#edit-V-1-1", "1/0");
+    await page.press("#edit-V-1-1", "Enter");
+    out.axe = await axe(page);
+  }
+  await context.close();
+  return out;
+}
+
+async function main(request) {
+  const browser = await chromium.launch({ executablePath: request.chromium, args: ARGS, headless: true });
+  const results = {};
+  try {
+    for (const job of request.jobs) {
+      try {
+        results[job.name] = await { edit, timing, open, screenshot }[job.scenario](browser, job);
+      } catch (error) {
+        results[job.name] = { failure: String(error && error.stack || error) };
+      }
+    }
+  } finally {
+    await browser.close();
+  }
+  return { browser: browser.version(), results };
+}
+
+let input = "";
+process.stdin.setEncoding("utf8");
+process.stdin.on("data", (chunk) => { input += chunk; });
+process.stdin.on("end", () => {
+  main(JSON.parse(input)).then(
+    (out) => process.stdout.write(JSON.stringify(out)),
+    (error) => { process.stderr.write(String(error && error.stack || error) + "\n"); process.exit(1); },
+  );
+});
