@@ -32,6 +32,14 @@ from .katex import katex_css, katex_script
 
 ASSETS = Path(__file__).resolve().parent / "assets"
 DEFAULT_TEMPERATURES = "1/2,17/20,1,3/2,2"
+# the page script's parts, in the order they run (each file's first line says what it holds)
+SCRIPT_PARTS = ("core", "state", "controls", "render", "edit", "speed", "walk", "heads", "lesson",
+                "start")
+SCRIPT_HEADER = """\
+// symattn course page (run by loader.js after KaTeX): reads the embedded JSON and math (TeX), then
+// draws the state chosen by the controls (query row, temperature, causal mask, walkthrough step).
+// Every exact value was computed when the page was written; this script only shows it. User text
+// is set as text (textContent); only KaTeX's output for the page's own TeX is inserted as HTML."""
 _SLOT = re.compile(r"\{\{(p:)?(\w+)\}\}")
 
 
@@ -79,7 +87,7 @@ def build_page(problem: Problem | ShapeProblem | MultiHeadProblem, *, lang: str 
 def fill_template(data: dict[str, Any], math: list[tuple[str, bool]]) -> str:
     """Put style, scripts, data and math into the template, in one pass (inserted text is not read)."""
     style = katex_css([tex for tex, _ in math]) + "\n" + (ASSETS / "page.css").read_text(encoding="utf-8")
-    script = without_comment_lines((ASSETS / "page.js").read_text(encoding="utf-8"))
+    script = without_comment_lines(page_script())
     loader = (ASSETS / "loader.js").read_text(encoding="utf-8")
     if "</" in loader or "</" in style:
         raise ValueError("an asset would close its own element")
@@ -98,9 +106,17 @@ def fill_template(data: dict[str, Any], math: list[tuple[str, bool]]) -> str:
     return _SLOT.sub(slot, (ASSETS / "page.html").read_text(encoding="utf-8"))
 
 
+def page_script() -> str:
+    """The page's script: its parts (assets/script/, one file per part of the page, in the order
+    they must run) inside one strict async function, so they share its names."""
+    parts = (ASSETS / "script" / f"{name}.js" for name in SCRIPT_PARTS)
+    body = "\n".join(part.read_text(encoding="utf-8") for part in parts)
+    return f'{SCRIPT_HEADER}\n"use strict";\n(async () => {{\n{body}}})();\n'
+
+
 def without_comment_lines(script: str) -> str:
     """The page script without its whole-line // comments and its indentation (for the reader
-    of page.js, not of the page: 4 KB of the page's weight). page.js has no string literal
+    of the script, not of the page: 4 KB of the page's weight). The script has no string literal
     that spans lines, so no string changes."""
     lines = (line.strip() for line in script.splitlines())
     return "\n".join(line for line in lines if line and not line.startswith("//"))

@@ -1,0 +1,135 @@
+// ---- speed: blocks out of view are drawn when they come into view or the page is idle ----
+// A control change redraws what the reader sees (controls, heatmap, summary, walkthrough, and
+// any block on screen) at once; the tables, the derivation and the mistakes below the screen
+// are redrawn when they come near the screen or when the page is idle, whichever is first, so
+// their typesetting and layout do not delay the change. body[data-pending] marks a redraw owed.
+const owed = new Map(); // block -> [name, draw]
+const onScreen = new Set();
+let watcher = null;
+let idle = 0;
+function timedDraw(name, draw) {
+  const start = performance.now();
+  draw();
+  performance.measure("symattn " + name, { start });
+}
+function blockOf(node) {
+  return node.closest("section");
+}
+function drawWhenSeen(node, name, draw) {
+  const block = blockOf(node);
+  if (!watcher) {
+    watcher = new IntersectionObserver((entries) => {
+      for (const entry of entries) {
+        if (entry.isIntersecting) onScreen.add(entry.target);
+        else onScreen.delete(entry.target);
+        if (entry.isIntersecting && owed.has(entry.target)) payOwed(entry.target);
+      }
+    });
+    for (const id of ["tables", "derivation", "mistakes"]) watcher.observe(blockOf($(id)));
+  }
+  owed.delete(block);
+  if (onScreen.has(block)) {
+    timedDraw(name, draw);
+  } else {
+    owed.set(block, [name, draw]);
+    document.body.dataset.pending = "1";
+    if (!idle) idle = (window.requestIdleCallback || setTimeout)(payIdle, { timeout: 1500 });
+  }
+}
+function payOwed(block) {
+  const [name, draw] = owed.get(block);
+  owed.delete(block);
+  timedDraw(name, draw);
+  if (!owed.size) delete document.body.dataset.pending;
+  fitSoon();
+}
+function payIdle() { // one block per idle period, so a reader's next change waits for little
+  idle = 0;
+  const next = owed.keys().next();
+  if (next.done) return;
+  payOwed(next.value);
+  if (owed.size) idle = (window.requestIdleCallback || setTimeout)(payIdle, { timeout: 1500 });
+}
+
+// A table card is built once for its values and kept: a change of row only moves the row
+// marks (no new layout), a change of state swaps only the cards whose values changed.
+const cards = new Map();
+function rowClass(name, i, v) {
+  const keyTable = ["K", "V", "Y"].includes(name);
+  if (!keyTable && !name.startsWith("W_") && i + 1 === state.row) return "current";
+  return keyTable && v && v.readable[state.row - 1][i] !== 1 ? "unread" : null;
+}
+function cachedCard(name, cells, rows, cols, v) {
+  const id = name + "\u0000" + JSON.stringify(cells);
+  let card = cards.get(id);
+  if (!card) {
+    card = matrixCard(name, cells, rows, cols, v);
+    card.querySelectorAll("tbody tr").forEach((tr, i) => tr.querySelectorAll("td").forEach((td, j) => {
+      if (cells[i][j][3]) td.classList.add("edited");
+    }));
+    if (cards.size > 400) cards.clear();
+    cards.set(id, card);
+  }
+  card.querySelector("tbody").querySelectorAll(":scope > tr").forEach((tr, i) => {
+    const cls = rowClass(name, i, v);
+    if (tr.className !== (cls || "")) tr.className = cls || "";
+  });
+  return card;
+}
+// Each table has a slot in the grid; the versions of its card already laid out stay in the slot,
+// all but the shown one stashed (content-visibility: hidden keeps their layout, takes no room,
+// and hides them from the accessibility tree), so that showing one again costs no new layout.
+// A stashed version's ids are set aside (data-stashed-id), so every id names what is shown.
+const STASH = 12;
+function stash(node, on) {
+  if (node.classList.contains("stashed") === on) return;
+  node.classList.toggle("stashed", on);
+  for (const inner of node.querySelectorAll(on ? "[id]" : "[data-stashed-id]")) {
+    if (on) {
+      inner.dataset.stashedId = inner.id;
+      inner.removeAttribute("id");
+    } else {
+      inner.id = inner.dataset.stashedId;
+      delete inner.dataset.stashedId;
+    }
+  }
+}
+function keepCards(box, wanted) {
+  wanted.forEach((card, k) => {
+    let slot = box.children[k];
+    if (!slot) box.append(slot = el("div", { class: "slot" }));
+    showOnly(slot, card, STASH);
+  });
+  while (box.children.length > wanted.length) box.lastElementChild.remove();
+}
+function showOnly(box, shown, most) { // shown becomes box's one unstashed child; at most `most` kept
+  if (shown.parentNode !== box) box.append(shown);
+  for (const other of box.children) if (other !== shown) stash(other, true);
+  stash(shown, false);
+  while (box.children.length > most) box.removeChild(box.firstElementChild === shown ? shown.nextElementSibling : box.firstElementChild);
+}
+
+// The derivation and checks of an exact state already shown are kept the same way (8 states);
+// a free or edited state's note is drawn afresh.
+const derivations = new Map(); // state -> [derivation version, checks version]
+let drawing = null;
+function derivationTargets() {
+  return drawing || [$("derivation"), $("checks")];
+}
+function keptDerivation(v) {
+  const id = !values ? "shapes" : v && !v.free ? `${state.tau}:${state.mask}:${state.row}` : "live";
+  let versions = derivations.get(id);
+  if (!versions || id === "live") {
+    versions = versions || [el("div", { class: "version" }), el("div", { class: "version" })];
+    drawing = versions;
+    try {
+      renderDerivation(v);
+    } finally {
+      drawing = null;
+    }
+    derivations.set(id, versions);
+  }
+  showOnly($("derivation"), versions[0], 8);
+  showOnly($("checks"), versions[1], 8);
+  for (const [key, kept] of derivations) if (!kept[0].parentNode) derivations.delete(key);
+}
