@@ -10,26 +10,9 @@
 //   echo '{"chromium": "/usr/bin/chromium", "jobs": [{"name": "t", "page": "/tmp/p.html",
 //     "scenario": "timing", "runs": 5}]}' | node tools/browser/check_edit.js
 "use strict";
-const { chromium } = require("playwright-core");
 const path = require("path");
 const { pathToFileURL } = require("url");
-
-const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-  "--disable-background-networking", "--disable-component-update", "--disable-sync"];
-const VIEWPORT = { width: 1280, height: 900 };
-
-function watch(page) {
-  const log = { console: [], pageErrors: [], requests: [] };
-  page.on("console", (m) => { if (m.type() === "error" || m.type() === "warning") log.console.push(`${m.type()}: ${m.text()}`); });
-  page.on("pageerror", (e) => log.pageErrors.push(String(e)));
-  page.on("request", (r) => log.requests.push(r.url().slice(0, 60)));
-  return log;
-}
-
-async function ready(page) {
-  await page.waitForSelector("body[data-ready='1'], body[data-error]", { state: "attached", timeout: 30000 });
-  await page.waitForFunction(() => !document.body.dataset.pending, null, { polling: 20, timeout: 10000 });
-}
+const { VIEWPORT, watch, ready, axe, serve } = require("./common");
 
 // What a test asserts on, read from the page as a reader sees it.
 async function observe(page) {
@@ -182,14 +165,6 @@ async function open(browser, job) {
   return out;
 }
 
-// axe-core's violations on the page as it is now (after every animation has finished).
-async function axe(page) {
-  await page.evaluate(require("fs").readFileSync(require.resolve("axe-core/axe.min.js"), "utf8"));
-  await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished)));
-  return page.evaluate(async () => (await window.axe.run(document, { resultTypes: ["violations"] })).violations
-    .map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length, targets: v.nodes.slice(0, 4).map((n) => n.target.join(" ")) })));
-}
-
 async function screenshot(browser, job) {
   const phone = job.width < 700;
   const context = await browser.newContext({ viewport: { width: job.width, height: job.height }, isMobile: phone, hasTouch: phone,
@@ -211,29 +186,4 @@ async function screenshot(browser, job) {
   return out;
 }
 
-async function main(request) {
-  const browser = await chromium.launch({ executablePath: request.chromium, args: ARGS, headless: true });
-  const results = {};
-  try {
-    for (const job of request.jobs) {
-      try {
-        results[job.name] = await { edit, timing, open, screenshot }[job.scenario](browser, job);
-      } catch (error) {
-        results[job.name] = { failure: String(error && error.stack || error) };
-      }
-    }
-  } finally {
-    await browser.close();
-  }
-  return { browser: browser.version(), results };
-}
-
-let input = "";
-process.stdin.setEncoding("utf8");
-process.stdin.on("data", (chunk) => { input += chunk; });
-process.stdin.on("end", () => {
-  main(JSON.parse(input)).then(
-    (out) => process.stdout.write(JSON.stringify(out)),
-    (error) => { process.stderr.write(String(error && error.stack || error) + "\n"); process.exit(1); },
-  );
-});
+serve({ edit, timing, open, screenshot });

@@ -6,29 +6,9 @@
 // controls' share of the screen, axe-core's violations, a screenshot; "symbolic": the heatmap at a
 // numeric and at the symbolic temperature.
 "use strict";
-const { chromium } = require("playwright-core");
 const path = require("path");
 const { pathToFileURL } = require("url");
-
-const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-  "--disable-background-networking", "--disable-component-update", "--disable-sync"];
-const VIEWPORT = { width: 1280, height: 900 };
-
-async function open(context, url) {
-  const page = await context.newPage();
-  const log = { console: [], pageErrors: [], requests: [] };
-  page.on("console", (m) => { if (m.type() === "error" || m.type() === "warning") log.console.push(`${m.type()}: ${m.text()}`); });
-  page.on("pageerror", (e) => log.pageErrors.push(String(e)));
-  page.on("request", (r) => log.requests.push(r.url().slice(0, 60)));
-  await page.goto(url);
-  await ready(page);
-  return { page, log };
-}
-
-async function ready(page) {
-  await page.waitForSelector("body[data-ready='1'], body[data-error]", { state: "attached", timeout: 30000 });
-  await page.evaluate(() => document.fonts.ready.then(() => true));
-}
+const { VIEWPORT, ready, openPage: open, axe, unreachableCells, serve } = require("./common");
 
 // What the tests assert on: the chosen head, the TeX of head tables and of C and MultiHead(X).
 async function observe(page) {
@@ -84,43 +64,6 @@ async function switchHeads(browser, job) {
   return out;
 }
 
-// Every table cell, scrolled into view as a reader would: wholly inside the viewport and every
-// clipping ancestor (as tools/browser/check_page.js measures it).
-function unreachableCells(page) {
-  return page.evaluate(() => {
-    const bad = [];
-    for (const cell of document.querySelectorAll("main table td, main table th, main .shape-grid .sq")) {
-      if (!cell.getClientRects().length) continue;
-      cell.scrollIntoView({ block: "nearest", inline: "nearest" });
-      const r = cell.getBoundingClientRect();
-      let [left, right] = [Math.max(r.left, 0), Math.min(r.right, innerWidth)];
-      for (let a = cell.parentElement; a && a !== document.body; a = a.parentElement) {
-        const style = getComputedStyle(a);
-        if (style.overflowX === "visible" && style.overflowY === "visible") continue;
-        const box = a.getBoundingClientRect();
-        [left, right] = [Math.max(left, box.left), Math.min(right, box.right)];
-      }
-      const box = cell.parentElement.closest(".scroll, .display");
-      if (right - left < Math.min(r.width, box ? box.clientWidth : r.width) - 1) {
-        bad.push((cell.closest("[id]") || {}).id + ":" + cell.textContent.slice(0, 12));
-      }
-    }
-    window.scrollTo(0, 0);
-    return bad;
-  });
-}
-
-async function axe(page) {
-  const source = require("fs").readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
-  await page.evaluate(source); // the context bypasses the page's CSP for this test script only
-  await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished)));
-  return page.evaluate(async () => {
-    const result = await window.axe.run(document, { resultTypes: ["violations"] });
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length,
-      targets: v.nodes.slice(0, 4).map((n) => n.target.join(" ")) }));
-  });
-}
-
 async function layout(browser, job) {
   const phone = job.width < 700;
   const context = await browser.newContext({ viewport: { width: job.width, height: job.height },
@@ -166,33 +109,4 @@ async function symbolic(browser, job) {
   return out;
 }
 
-async function main(request) {
-  const browser = await chromium.launch({ executablePath: request.chromium, args: ARGS, headless: true });
-  const results = {};
-  const version = browser.version();
-  try {
-    for (const job of request.jobs) {
-      const run = { switch: switchHeads, layout, symbolic }[job.scenario];
-      try {
-        const start = Date.now();
-        results[job.name] = await run(browser, job);
-        results[job.name].ms = Date.now() - start;
-      } catch (error) {
-        results[job.name] = { failure: String(error && error.stack || error) };
-      }
-    }
-  } finally {
-    await browser.close();
-  }
-  return { browser: version, results };
-}
-
-let input = "";
-process.stdin.setEncoding("utf8");
-process.stdin.on("data", (chunk) => { input += chunk; });
-process.stdin.on("end", () => {
-  main(JSON.parse(input)).then(
-    (out) => process.stdout.write(JSON.stringify(out)),
-    (error) => { process.stderr.write(String(error && error.stack || error) + "\n"); process.exit(1); },
-  );
-});
+serve({ switch: switchHeads, layout, symbolic });

@@ -10,8 +10,7 @@ const fs = require("fs");
 const path = require("path");
 const { pathToFileURL } = require("url");
 
-const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-  "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const { ARGS, axe } = require("./common");
 const WIDTHS = [[1280, 900], [390, 844]];
 
 async function open(browser, file, viewport, hash = "") {
@@ -160,16 +159,6 @@ function clipped(page) {
   });
 }
 
-async function axe(page) {
-  await page.evaluate(fs.readFileSync(require.resolve("axe-core/axe.min.js"), "utf8"));
-  await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished)));
-  return page.evaluate(async () => {
-    const result = await window.axe.run(document, { resultTypes: ["violations"] });
-    return result.violations.filter((v) => v.impact === "serious" || v.impact === "critical")
-      .map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.slice(0, 4).map((n) => n.target.join(" ")) }));
-  });
-}
-
 async function layouts(browser, name, file, shots) {
   const out = {};
   for (const [width, height] of WIDTHS) {
@@ -177,7 +166,7 @@ async function layouts(browser, name, file, shots) {
     if (await page.evaluate(() => !document.getElementById("claim-box").hidden)) await page.click("#claim-false");
     if (await page.evaluate(() => document.getElementById("hand-steps").children.length)) await revealAll(page);
     await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
-    const seen = { log, clipped: await clipped(page), axe: await axe(page) };
+    const seen = { log, clipped: await clipped(page), axe: (await axe(page)).filter((v) => v.impact === "serious" || v.impact === "critical") };
     for (const id of ["before-lab", "hand-check"]) {
       if (await page.evaluate((id) => !document.getElementById(id).hidden, id)) {
         const shot = path.join(shots, `${name}-${id}-${width}.png`);

@@ -11,30 +11,9 @@
 //     "page": "worked_examples/05_five_tokens_temperature/page.html", "screenshot": "docs/page.png"}]}' \
 //     | node tools/browser/check_page.js
 "use strict";
-const { chromium } = require("playwright-core");
 const path = require("path");
 const { pathToFileURL } = require("url");
-
-const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-  "--disable-background-networking", "--disable-component-update", "--disable-sync"];
-const VIEWPORT = { width: 1280, height: 900 };
-
-async function open(context, url) {
-  const page = await context.newPage();
-  const log = { console: [], pageErrors: [], requests: [] };
-  page.on("console", (m) => { if (m.type() === "error" || m.type() === "warning") log.console.push(`${m.type()}: ${m.text()}`); });
-  page.on("pageerror", (e) => log.pageErrors.push(String(e)));
-  page.on("request", (r) => log.requests.push(r.url().slice(0, 60)));
-  await page.goto(url);
-  await ready(page);
-  return { page, log };
-}
-
-async function ready(page) {
-  await page.waitForSelector("body[data-ready='1'], body[data-error]", { state: "attached", timeout: 30000 });
-  await page.waitForFunction(() => !document.body.dataset.pending, null, { polling: 20, timeout: 10000 });
-  await page.evaluate(() => document.fonts.ready.then(() => true));
-}
+const { VIEWPORT, ready, openPage: open, axe, unreachableCells, serve } = require("./common");
 
 // Everything a test asserts on, read from the page as a reader would see it (once the blocks
 // drawn when seen or idle are drawn: body[data-pending]).
@@ -244,48 +223,6 @@ async function free(browser, job) {
   return out;
 }
 
-// Every table cell, scrolled into view as a reader would (its scroll containers and the page): is
-// it then wholly inside the viewport and every clipping ancestor? Those that are not are unreachable.
-function unreachableCells(page) {
-  return page.evaluate(() => {
-    const bad = [];
-    const cells = document.querySelectorAll("main table td, main table th, main .shape-grid .sq");
-    for (const cell of cells) {
-      if (!cell.getClientRects().length) continue;
-      cell.scrollIntoView({ block: "nearest", inline: "nearest" });
-      // shown: the part inside the viewport and every clipping ancestor; a cell wider than its
-      // scroll box is reachable when it fills the box (scrolling on shows the rest)
-      const r = cell.getBoundingClientRect();
-      let [left, right] = [Math.max(r.left, 0), Math.min(r.right, innerWidth)];
-      for (let a = cell.parentElement; a && a !== document.body; a = a.parentElement) {
-        const style = getComputedStyle(a);
-        if (style.overflowX === "visible" && style.overflowY === "visible") continue;
-        const box = a.getBoundingClientRect();
-        [left, right] = [Math.max(left, box.left), Math.min(right, box.right)];
-      }
-      const box = cell.parentElement.closest(".scroll, .display");
-      const ok = right - left >= Math.min(r.width, box ? box.clientWidth : r.width) - 1;
-      if (!ok) bad.push((cell.closest("[id]") || {}).id + ":" + cell.textContent.slice(0, 12));
-    }
-    window.scrollTo(0, 0);
-    return bad;
-  });
-}
-
-async function axe(page) {
-  const source = require("fs").readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
-  await page.evaluate(source); // the context bypasses the page's CSP for this test script only
-  // The walkthrough's cells fade in one after another; contrast is judged on what stays on
-  // screen, after every animation has finished (mid-fade text is lighter by design).
-  await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished)));
-  return page.evaluate(async () => {
-    const result = await window.axe.run(document, { resultTypes: ["violations"] });
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length,
-      targets: v.nodes.slice(0, 4).map((n) => n.target.join(" ")),
-      why: v.nodes.slice(0, 4).map((n) => (n.any[0] || {}).message || n.failureSummary) }));
-  });
-}
-
 async function layout(browser, job) {
   const phone = job.width < 700;
   const context = await browser.newContext({ viewport: { width: job.width, height: job.height },
@@ -370,33 +307,4 @@ async function reduced(browser, job) {
   return out;
 }
 
-async function main(request) {
-  const browser = await chromium.launch({ executablePath: request.chromium, args: ARGS, headless: true });
-  const results = {};
-  const version = browser.version();
-  try {
-    for (const job of request.jobs) {
-      const run = { smoke, demo, reduced, screenshot, free, layout, timing }[job.scenario];
-      try {
-        const start = Date.now();
-        results[job.name] = await run(browser, job);
-        results[job.name].ms = Date.now() - start;
-      } catch (error) {
-        results[job.name] = { failure: String(error && error.stack || error) };
-      }
-    }
-  } finally {
-    await browser.close();
-  }
-  return { browser: version, results };
-}
-
-let input = "";
-process.stdin.setEncoding("utf8");
-process.stdin.on("data", (chunk) => { input += chunk; });
-process.stdin.on("end", () => {
-  main(JSON.parse(input)).then(
-    (out) => process.stdout.write(JSON.stringify(out)),
-    (error) => { process.stderr.write(String(error && error.stack || error) + "\n"); process.exit(1); },
-  );
-});
+serve({ smoke, demo, reduced, screenshot, free, layout, timing });

@@ -1,0 +1,107 @@
+// What the browser checks of the course page share: Chromium's flags, opening a page and waiting
+// until it is drawn, axe-core, the cells no scrolling brings into view, and the stdin/stdout runner
+// of named scenarios ({"chromium", "jobs": [{"name", "scenario", ...}]} -> {"browser", "results"}).
+"use strict";
+const { chromium } = require("playwright-core");
+const fs = require("fs");
+
+const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+  "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const VIEWPORT = { width: 1280, height: 900 };
+
+// The page's console errors and warnings, uncaught errors and requests.
+function watch(page) {
+  const log = { console: [], pageErrors: [], requests: [] };
+  page.on("console", (m) => { if (m.type() === "error" || m.type() === "warning") log.console.push(`${m.type()}: ${m.text()}`); });
+  page.on("pageerror", (e) => log.pageErrors.push(String(e)));
+  page.on("request", (r) => log.requests.push(r.url().slice(0, 60)));
+  return log;
+}
+
+// Drawn: ready (or failed), the blocks drawn when seen or idle drawn (body[data-pending]), fonts loaded.
+async function ready(page) {
+  await page.waitForSelector("body[data-ready='1'], body[data-error]", { state: "attached", timeout: 30000 });
+  await page.waitForFunction(() => !document.body.dataset.pending, null, { polling: 20, timeout: 10000 });
+  await page.evaluate(() => document.fonts.ready.then(() => true));
+}
+
+async function openPage(context, url) {
+  const page = await context.newPage();
+  const log = watch(page);
+  await page.goto(url);
+  await ready(page);
+  return { page, log };
+}
+
+// axe-core's violations of the page as it stays on screen (after every animation has finished:
+// the walkthrough's cells fade in, and mid-fade text is lighter by design).
+async function axe(page) {
+  await page.evaluate(fs.readFileSync(require.resolve("axe-core/axe.min.js"), "utf8")); // the context bypasses the CSP for it
+  await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished)));
+  return page.evaluate(async () => {
+    const result = await window.axe.run(document, { resultTypes: ["violations"] });
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length,
+      targets: v.nodes.slice(0, 4).map((n) => n.target.join(" ")),
+      why: v.nodes.slice(0, 4).map((n) => (n.any[0] || {}).message || n.failureSummary) }));
+  });
+}
+
+// The table cells no scrolling brings into view: shown is the part inside the viewport and every
+// clipping ancestor; a cell wider than its scroll box is reachable when it fills the box.
+function unreachableCells(page) {
+  return page.evaluate(() => {
+    const bad = [];
+    for (const cell of document.querySelectorAll("main table td, main table th, main .shape-grid .sq")) {
+      if (!cell.getClientRects().length) continue;
+      cell.scrollIntoView({ block: "nearest", inline: "nearest" });
+      const r = cell.getBoundingClientRect();
+      let [left, right] = [Math.max(r.left, 0), Math.min(r.right, innerWidth)];
+      for (let a = cell.parentElement; a && a !== document.body; a = a.parentElement) {
+        const style = getComputedStyle(a);
+        if (style.overflowX === "visible" && style.overflowY === "visible") continue;
+        const box = a.getBoundingClientRect();
+        [left, right] = [Math.max(left, box.left), Math.min(right, box.right)];
+      }
+      const box = cell.parentElement.closest(".scroll, .display");
+      if (right - left < Math.min(r.width, box ? box.clientWidth : r.width) - 1) {
+        bad.push((cell.closest("[id]") || {}).id + ":" + cell.textContent.slice(0, 12));
+      }
+    }
+    window.scrollTo(0, 0);
+    return bad;
+  });
+}
+
+// Read the request from stdin, run each job's scenario in one Chromium, write the results.
+function serve(scenarios) {
+  async function main(request) {
+    const browser = await chromium.launch({ executablePath: request.chromium, args: ARGS, headless: true });
+    const version = browser.version();
+    const results = {};
+    try {
+      for (const job of request.jobs) {
+        try {
+          const start = Date.now();
+          results[job.name] = await scenarios[job.scenario](browser, job);
+          results[job.name].ms = Date.now() - start;
+        } catch (error) {
+          results[job.name] = { failure: String(error && error.stack || error) };
+        }
+      }
+    } finally {
+      await browser.close();
+    }
+    return { browser: version, results };
+  }
+  let input = "";
+  process.stdin.setEncoding("utf8");
+  process.stdin.on("data", (chunk) => { input += chunk; });
+  process.stdin.on("end", () => {
+    main(JSON.parse(input)).then(
+      (out) => process.stdout.write(JSON.stringify(out)),
+      (error) => { process.stderr.write(String(error && error.stack || error) + "\n"); process.exit(1); },
+    );
+  });
+}
+
+module.exports = { ARGS, VIEWPORT, watch, ready, openPage, axe, unreachableCells, serve };
