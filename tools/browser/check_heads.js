@@ -8,7 +8,8 @@
 "use strict";
 const path = require("path");
 const { pathToFileURL } = require("url");
-const { VIEWPORT, ready, openPage: open, axe, unreachableCells, serve } = require("./common");
+const common = require("./common");
+const { VIEWPORT, ready, openPage: open, serve } = common;
 
 // What the tests assert on: the chosen head, the TeX of head tables and of C and MultiHead(X).
 async function observe(page) {
@@ -64,35 +65,6 @@ async function switchHeads(browser, job) {
   return out;
 }
 
-async function layout(browser, job) {
-  const phone = job.width < 700;
-  const context = await browser.newContext({ viewport: { width: job.width, height: job.height },
-    isMobile: phone, hasTouch: phone, bypassCSP: true });
-  const { page, log } = await open(context, pathToFileURL(path.resolve(job.page)).href + "#" + (job.hash || ""));
-  const out = { log };
-  out.unreachable = await unreachableCells(page);
-  out.overflow = await page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
-  out.sticky = await page.evaluate(() => {
-    window.scrollTo(0, 600);
-    const controls = document.getElementById("controls");
-    const box = controls.getBoundingClientRect();
-    const stuck = getComputedStyle(controls).position === "sticky" && box.top <= 1 && box.bottom > 0;
-    window.scrollTo(0, 0);
-    return { stuck, share: stuck ? box.height / innerHeight : 0, height: box.height };
-  });
-  out.axe = await axe(page);
-  if (job.screenshot) {
-    await page.waitForTimeout(800);
-    await page.screenshot({ path: job.screenshot });
-    // the combination of the heads, scrolled into view (sections off screen are not painted)
-    await page.evaluate(() => document.getElementById("heads-block").scrollIntoView());
-    await page.waitForTimeout(300);
-    await page.screenshot({ path: job.screenshot.replace(/\.png$/, ".combine.png") });
-  }
-  await context.close();
-  return out;
-}
-
 async function symbolic(browser, job) {
   const context = await browser.newContext({ viewport: VIEWPORT });
   const url = pathToFileURL(path.resolve(job.page)).href;
@@ -108,5 +80,13 @@ async function symbolic(browser, job) {
   await context.close();
   return out;
 }
+
+// "layout", and with a screenshot the combination of the heads too (scrolled into view: sections
+// off screen are not painted)
+const layout = (browser, job) => common.layout(browser, job, { more: async (page) => {
+  await page.evaluate(() => document.getElementById("heads-block").scrollIntoView());
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: job.screenshot.replace(/\.png$/, ".combine.png") });
+} });
 
 serve({ switch: switchHeads, layout, symbolic });

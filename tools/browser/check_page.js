@@ -13,7 +13,8 @@
 "use strict";
 const path = require("path");
 const { pathToFileURL } = require("url");
-const { VIEWPORT, ready, openPage: open, axe, unreachableCells, serve } = require("./common");
+const common = require("./common");
+const { VIEWPORT, ready, openPage: open, serve } = common;
 
 // Everything a test asserts on, read from the page as a reader would see it (once the blocks
 // drawn when seen or idle are drawn: body[data-pending]).
@@ -223,28 +224,6 @@ async function free(browser, job) {
   return out;
 }
 
-async function layout(browser, job) {
-  const phone = job.width < 700;
-  const context = await browser.newContext({ viewport: { width: job.width, height: job.height },
-    isMobile: phone, hasTouch: phone, bypassCSP: true });
-  const { page, log } = await open(context, pathToFileURL(path.resolve(job.page)).href + "#" + (job.hash || "row=3&step=4"));
-  const out = { log };
-  out.unreachable = await unreachableCells(page);
-  out.overflow = await page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
-  out.sticky = await page.evaluate(() => {
-    const controls = document.getElementById("controls");
-    window.scrollTo(0, controls.offsetTop + 600); // past the controls (the lesson's questions come first)
-    const box = controls.getBoundingClientRect();
-    const stuck = getComputedStyle(controls).position === "sticky" && box.top <= 1 && box.bottom > 0;
-    window.scrollTo(0, 0);
-    return { stuck, share: stuck ? box.height / innerHeight : 0, height: box.height };
-  });
-  if (job.screenshot) await page.screenshot({ path: job.screenshot });
-  out.axe = await axe(page);
-  await context.close();
-  return out;
-}
-
 // Time to usable (navigation start -> the page marks itself ready, controls drawn) over job.runs
 // loads, optionally with the CPU slowed job.slowdown times; then the time each control change
 // takes: its handlers run synchronously, so dispatch -> forced layout covers the redraw.
@@ -306,5 +285,8 @@ async function reduced(browser, job) {
   await context.close();
   return out;
 }
+
+// "layout": row 3 at step 4 unless the job says otherwise
+const layout = (browser, job) => common.layout(browser, job, { hash: "row=3&step=4" });
 
 serve({ smoke, demo, reduced, screenshot, free, layout, timing });

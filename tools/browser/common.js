@@ -4,6 +4,8 @@
 "use strict";
 const { chromium } = require("playwright-core");
 const fs = require("fs");
+const path = require("path");
+const { pathToFileURL } = require("url");
 
 const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
   "--disable-background-networking", "--disable-component-update", "--disable-sync"];
@@ -72,6 +74,34 @@ function unreachableCells(page) {
   });
 }
 
+// At job.width x job.height: the unreachable cells, how far the page overflows sideways, the share
+// of the screen the sticky controls take once scrolled past them, axe's violations; the screenshot
+// job.screenshot, then what more(page, job) shoots. hash: the state opened when the job gives none.
+async function layout(browser, job, { hash = "", more = null } = {}) {
+  const phone = job.width < 700;
+  const context = await browser.newContext({ viewport: { width: job.width, height: job.height },
+    isMobile: phone, hasTouch: phone, bypassCSP: true });
+  const { page, log } = await openPage(context, pathToFileURL(path.resolve(job.page)).href + "#" + (job.hash || hash));
+  const out = { log };
+  out.unreachable = await unreachableCells(page);
+  out.overflow = await page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
+  out.sticky = await page.evaluate(() => {
+    const controls = document.getElementById("controls");
+    window.scrollTo(0, controls.offsetTop + 600); // past the controls (a lesson's questions may come first)
+    const box = controls.getBoundingClientRect();
+    const stuck = getComputedStyle(controls).position === "sticky" && box.top <= 1 && box.bottom > 0;
+    window.scrollTo(0, 0);
+    return { stuck, share: stuck ? box.height / innerHeight : 0, height: box.height };
+  });
+  out.axe = await axe(page);
+  if (job.screenshot) {
+    await page.screenshot({ path: job.screenshot });
+    if (more) await more(page, job);
+  }
+  await context.close();
+  return out;
+}
+
 // Read the request from stdin, run each job's scenario in one Chromium, write the results.
 function serve(scenarios) {
   async function main(request) {
@@ -104,4 +134,4 @@ function serve(scenarios) {
   });
 }
 
-module.exports = { ARGS, VIEWPORT, watch, ready, openPage, axe, unreachableCells, serve };
+module.exports = { ARGS, VIEWPORT, watch, ready, openPage, axe, unreachableCells, layout, serve };
