@@ -12,7 +12,7 @@
 "use strict";
 const path = require("path");
 const { pathToFileURL } = require("url");
-const { VIEWPORT, watch, ready, axe, serve } = require("./common");
+const { VIEWPORT, watch, ready, axe, loadTimes, changeTimes, partTimes, serve } = require("./common");
 
 // What a test asserts on, read from the page as a reader sees it.
 async function observe(page) {
@@ -98,22 +98,7 @@ async function edit(browser, job) {
 // run synchronously): at the top of the page, then scrolled to the tables, then to the derivation.
 async function timing(browser, job) {
   const context = await browser.newContext({ viewport: VIEWPORT });
-  await context.addInitScript(() => {
-    new MutationObserver((_, observer) => {
-      if (document.body && document.body.dataset.ready) { window.readyAt = performance.now(); observer.disconnect(); }
-    }).observe(document, { attributes: true, subtree: true });
-  });
-  const url = pathToFileURL(path.resolve(job.page)).href;
-  const page = await context.newPage();
-  const cdp = await context.newCDPSession(page);
-  await cdp.send("Emulation.setCPUThrottlingRate", { rate: job.slowdown || 1 });
-  const loads = [];
-  for (let k = 0; k < (job.runs || 5); k++) {
-    await page.goto(url + "#row=3&tau=17%2F20&mask=on&step=1");
-    await ready(page);
-    loads.push(await page.evaluate(() => window.readyAt));
-    await page.goto("about:blank");
-  }
+  const { page, url, loads } = await loadTimes(context, job);
   const out = { loads, changes: {} };
   for (const where of ["top", "tables", "derivation"]) {
     await page.goto(url + "#row=3&tau=17%2F20&mask=on&step=4");
@@ -121,34 +106,10 @@ async function timing(browser, job) {
     if (where !== "top") await page.evaluate((id) => document.getElementById(id).scrollIntoView(), where);
     await page.waitForTimeout(300);
     await page.waitForFunction(() => !document.body.dataset.pending, null, { polling: 20 });
-    out.changes[where] = await page.evaluate(() => {
-      const $ = (id) => document.getElementById(id);
-      const timed = (name, act) => {
-        const start = performance.now();
-        act();
-        document.body.getBoundingClientRect(); // style and layout of the redrawn state
-        return { name, ms: performance.now() - start };
-      };
-      const fire = (node, type) => node.dispatchEvent(new Event(type, { bubbles: true }));
-      const changes = [];
-      for (let round = 0; round < 2; round++) { // the first round typesets, the second reuses
-        for (const row of ["1", "2", "4", "5", "3"]) changes.push(timed("row", () => { $("row").value = row; fire($("row"), "change"); }));
-        for (const position of ["700", "720", "740", "615"]) changes.push(timed("tau slider", () => { $("tau").value = position; fire($("tau"), "input"); }));
-        for (const on of [false, true]) changes.push(timed("mask", () => { $("mask").checked = on; fire($("mask"), "change"); }));
-        if (!$("edit-Q-3-1")) continue; // a page without the editor (to measure an older page)
-        for (const value of ["1/2", "1.34"]) changes.push(timed("edit", () => { $("edit-Q-3-1").value = value; fire($("edit-Q-3-1"), "change"); }));
-      }
-      return changes;
-    });
+    out.changes[where] = await changeTimes(page, true);
   }
   // what the redraws of the blocks below the screen cost when they are paid (idle or scrolled to)
-  out.parts = await page.evaluate(() => {
-    const parts = {};
-    for (const m of performance.getEntriesByType("measure")) {
-      if (m.name.startsWith("symattn ")) (parts[m.name.slice(8)] = parts[m.name.slice(8)] || []).push(Math.round(m.duration));
-    }
-    return parts;
-  });
+  out.parts = await partTimes(page);
   await context.close();
   return out;
 }

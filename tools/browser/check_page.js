@@ -229,47 +229,13 @@ async function free(browser, job) {
 // takes: its handlers run synchronously, so dispatch -> forced layout covers the redraw.
 async function timing(browser, job) {
   const context = await browser.newContext({ viewport: VIEWPORT });
-  await context.addInitScript(() => {
-    new MutationObserver((_, observer) => {
-      if (document.body && document.body.dataset.ready) { window.readyAt = performance.now(); observer.disconnect(); }
-    }).observe(document, { attributes: true, subtree: true });
-  });
-  const url = pathToFileURL(path.resolve(job.page)).href;
-  const loads = [];
-  const page = await context.newPage();
-  const cdp = await context.newCDPSession(page);
-  await cdp.send("Emulation.setCPUThrottlingRate", { rate: job.slowdown || 1 });
-  for (let k = 0; k < (job.runs || 5); k++) {
-    await page.goto(url + "#row=3&tau=17%2F20&mask=on&step=1");
-    await ready(page);
-    loads.push(await page.evaluate(() => window.readyAt));
-    await page.goto("about:blank");
-  }
+  const { page, url, loads } = await common.loadTimes(context, job);
   await page.goto(url + "#row=3&tau=17%2F20&mask=on&step=4");
   await ready(page);
-  const changes = await page.evaluate(() => {
-    const $ = (id) => document.getElementById(id);
-    const timed = (name, act) => {
-      const start = performance.now();
-      act();
-      document.body.getBoundingClientRect(); // style and layout of the redrawn state
-      return { name, ms: performance.now() - start };
-    };
-    const fire = (node, type) => node.dispatchEvent(new Event(type, { bubbles: true }));
-    const out = [];
-    for (let round = 0; round < 2; round++) { // the first round typesets, the second reuses
-      for (const row of ["1", "2", "4", "5", "3"]) out.push(timed("row", () => { $("row").value = row; fire($("row"), "change"); }));
-      for (const position of ["700", "720", "740", "615"]) out.push(timed("tau slider", () => { $("tau").value = position; fire($("tau"), "input"); }));
-      for (const on of [false, true]) out.push(timed("mask", () => { $("mask").checked = on; fire($("mask"), "change"); }));
-    }
-    const parts = {};
-    for (const m of performance.getEntriesByType("measure")) {
-      if (m.name.startsWith("symattn ")) (parts[m.name.slice(8)] = parts[m.name.slice(8)] || []).push(Math.round(m.duration));
-    }
-    return { out, parts };
-  });
+  const changes = await common.changeTimes(page, false);
+  const parts = await common.partTimes(page);
   await context.close();
-  return { loads, changes: changes.out, parts: changes.parts };
+  return { loads, changes, parts };
 }
 
 async function reduced(browser, job) {

@@ -102,6 +102,64 @@ async function layout(browser, job, { hash = "", more = null } = {}) {
   return out;
 }
 
+// Time to usable (navigation start -> the page marks itself ready) over job.runs loads, the CPU
+// slowed job.slowdown times; the page stays open (and slowed) for changeTimes.
+async function loadTimes(context, job) {
+  await context.addInitScript(() => {
+    new MutationObserver((_, observer) => {
+      if (document.body && document.body.dataset.ready) { window.readyAt = performance.now(); observer.disconnect(); }
+    }).observe(document, { attributes: true, subtree: true });
+  });
+  const url = pathToFileURL(path.resolve(job.page)).href;
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send("Emulation.setCPUThrottlingRate", { rate: job.slowdown || 1 });
+  const loads = [];
+  for (let k = 0; k < (job.runs || 5); k++) {
+    await page.goto(url + "#row=3&tau=17%2F20&mask=on&step=1");
+    await ready(page);
+    loads.push(await page.evaluate(() => window.readyAt));
+    await page.goto("about:blank");
+  }
+  return { page, url, loads };
+}
+
+// Each control change, from the event to the end of the forced layout of the redrawn state
+// (handlers run synchronously): two rounds (the first typesets, the second reuses) of 5 rows, 4
+// slider moves, 2 mask toggles and, with edits and where the page has the editor, 2 edits.
+function changeTimes(page, edits) {
+  return page.evaluate((edits) => {
+    const $ = (id) => document.getElementById(id);
+    const timed = (name, act) => {
+      const start = performance.now();
+      act();
+      document.body.getBoundingClientRect(); // style and layout of the redrawn state
+      return { name, ms: performance.now() - start };
+    };
+    const fire = (node, type) => node.dispatchEvent(new Event(type, { bubbles: true }));
+    const changes = [];
+    for (let round = 0; round < 2; round++) {
+      for (const row of ["1", "2", "4", "5", "3"]) changes.push(timed("row", () => { $("row").value = row; fire($("row"), "change"); }));
+      for (const position of ["700", "720", "740", "615"]) changes.push(timed("tau slider", () => { $("tau").value = position; fire($("tau"), "input"); }));
+      for (const on of [false, true]) changes.push(timed("mask", () => { $("mask").checked = on; fire($("mask"), "change"); }));
+      if (!edits || !$("edit-Q-3-1")) continue; // a page without the editor (to measure an older page)
+      for (const value of ["1/2", "1.34"]) changes.push(timed("edit", () => { $("edit-Q-3-1").value = value; fire($("edit-Q-3-1"), "change"); }));
+    }
+    return changes;
+  }, edits);
+}
+
+// The page's own performance measures ("symattn tables", ...), in ms, by part.
+function partTimes(page) {
+  return page.evaluate(() => {
+    const parts = {};
+    for (const m of performance.getEntriesByType("measure")) {
+      if (m.name.startsWith("symattn ")) (parts[m.name.slice(8)] = parts[m.name.slice(8)] || []).push(Math.round(m.duration));
+    }
+    return parts;
+  });
+}
+
 // Read the request from stdin, run each job's scenario in one Chromium, write the results.
 function serve(scenarios) {
   async function main(request) {
@@ -134,4 +192,4 @@ function serve(scenarios) {
   });
 }
 
-module.exports = { ARGS, VIEWPORT, watch, ready, openPage, axe, unreachableCells, layout, serve };
+module.exports = { ARGS, VIEWPORT, watch, ready, openPage, axe, unreachableCells, layout, loadTimes, changeTimes, partTimes, serve };
