@@ -125,12 +125,11 @@ CORRUPTIONS = [
      {"rows of A sum to 1", "masked weights are 0", "exact = numeric"}),
     ("negative-weight", ("A", 1, 0, R(-1, 10), 1, 1, R(11, 10)),
      {"weights are non-negative", "exact = numeric"}),
-    ("output-above", ("O", 2, 0, 7),
-     {"outputs within the readable values", "exact = numeric", "permutation equivariance"}),
+    ("output-above", ("O", 2, 0, 7), {"outputs within the readable values", "exact = numeric"}),
     ("output-below", ("O", 1, 1, R(-1, 100)),
-     {"outputs within the readable values", "exact = numeric", "permutation equivariance"}),
-    ("output-inside-but-wrong", ("O", 2, 0, 3), {"exact = numeric", "permutation equivariance"}),
-    ("logit", ("L", 2, 1, sp.log(3) + 1), {"exact = numeric"}),
+     {"outputs within the readable values", "exact = numeric"}),
+    ("output-inside-but-wrong", ("O", 2, 0, 3), {"exact = numeric"}),
+    ("logit", ("L", 2, 1, sp.log(3) + 1), {"exact = numeric", "permutation equivariance"}),
     ("raw-score", ("R", 1, 1, sp.log(3)), {"exact = numeric"}),
     ("scaled-score", ("S", 0, 0, R(1, 10**40)), {"exact = numeric"}),
     ("unmasked-mask", ("M", 0, 1, 0), {"exact = numeric"}),
@@ -258,12 +257,37 @@ def test_cli_check_exit_1_on_a_corrupted_trace(example, capsys, monkeypatch, cor
     assert captured.err == ""
 
 
-def test_swapped_output_rows_fail_the_permutation_check(causal):
-    O = causal.O
-    swapped = dataclasses.replace(causal, O=sp.ImmutableMatrix([O.row(1), O.row(0), O.row(2)]))
+def test_swapped_logit_rows_fail_the_permutation_check(causal):
+    L = causal.L
+    swapped = dataclasses.replace(causal, L=sp.ImmutableMatrix([L.row(1), L.row(0), L.row(2)]))
     report = check(swapped)
     assert verdicts(report)["permutation equivariance"] is False
     assert detail(report, "permutation equivariance") == "O did not follow: query order, key order"
+
+
+def _positional_engine(monkeypatch, position):
+    """The engine with position(i, j)/10 added to every raw score: attention that sees order."""
+    from fractions import Fraction
+
+    from symattn.exact import attention as engine
+    from symattn.exact.linear import ONE, add
+    real = engine.raw_scores
+
+    def raw_scores(problem):
+        return [[add(form, {ONE: Fraction(position(i, j), 10)}) for j, form in enumerate(row)]
+                for i, row in enumerate(real(problem))]
+    monkeypatch.setattr(engine, "raw_scores", raw_scores)
+    return engine.attend
+
+
+@pytest.mark.parametrize("position, broken", [
+    (lambda i, j: j, "key order"), (lambda i, j: i, "query order")])
+def test_an_engine_that_sees_positions_fails_on_that_order(monkeypatch, position, broken):
+    attend = _positional_engine(monkeypatch, position)
+    problem = solve(EXAMPLES / "02_causal_three_positions" / "problem.toml").problem
+    report = check(attend(dataclasses.replace(problem, mask="none")))
+    assert detail(report, "permutation equivariance") == f"O did not follow: {broken}"
+    assert verdicts(report)["rows of A sum to 1"] is True  # a trace consistent in itself
 
 
 def test_check_speaks_chinese(example, capsys):

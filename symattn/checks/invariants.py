@@ -11,7 +11,7 @@ import mpmath
 import sympy as sp
 from mpmath.libmp import finf, fninf, fone, fzero, mpf_abs, mpf_div, mpf_gt, mpf_sub
 
-from ..exact.attention import attend
+from ..exact.attention import expressions, logit_grid
 from ..limits import MAX_WORKING_DIGITS
 from ..model import Problem, Trace, stage_shapes
 from ..numeric import PrecisionError, context, recompute, to_mpf
@@ -267,10 +267,11 @@ def _entries(matrix: sp.ImmutableMatrix):
             yield (i, j), x
 
 
-def _reversed_problem(trace: Trace, queries: bool, keys: bool) -> tuple[Problem, list[int]]:
+def _reversed_problem(trace: Trace, queries: bool, keys: bool
+                      ) -> tuple[Problem, list[int], list[int]]:
     """The problem with its queries and/or its keys and values (together) in reverse order;
     the mask travels with them as an explicit keep matrix, the bias likewise. Returns the
-    query order."""
+    query and key orders."""
     p = trace.problem
     rows = list(range(p.n_q - 1, -1, -1)) if queries else list(range(p.n_q))
     columns = list(range(p.n_k - 1, -1, -1)) if keys else list(range(p.n_k))
@@ -281,18 +282,17 @@ def _reversed_problem(trace: Trace, queries: bool, keys: bool) -> tuple[Problem,
     K, V = p.K.extract(columns, list(range(p.d_k))), p.V.extract(columns, list(range(p.d_v)))
     return replace(p, Q=Q, K=K, V=V, mask="none", keep=tuple(tuple(r) for r in keep),
                    key_lengths=None, bias=sp.ImmutableMatrix(bias) if bias else None,
-                   projections=None, tokens=None, key_tokens=None), rows
-
-
-def _same(a: sp.Expr, b: sp.Expr) -> bool:
-    return a == b or sp.expand(sp.numer(sp.together(a - b))) == 0
+                   projections=None, tokens=None, key_tokens=None), rows, columns
 
 
 def check_permutation(trace: Trace) -> CheckResult:
     """Without positions attention does not see order: reversing the queries reverses the rows
     of O, and reversing the keys with their values leaves O unchanged (masks moved along).
-    Both at once cost one recomputation; only if that fails are the two tried apart, to say
-    which order O depends on."""
+
+    Proved from the logits: a row's weights and output depend on its logits, readable keys and
+    values as a set of pairs (softmax and the sum a_j v_j are symmetric in the keys), so O
+    follows the order once the reversed problem's L is the trace's L in that order. Both orders
+    at once first; only if that fails are the two tried apart, to say which one L depends on."""
     if _permuted_ok(trace, queries=True, keys=True):
         return CheckResult("permutation", True, "permutation_ok")
     rows_ok = _permuted_ok(trace, queries=True, keys=False)
@@ -303,8 +303,9 @@ def check_permutation(trace: Trace) -> CheckResult:
 
 
 def _permuted_ok(trace: Trace, queries: bool, keys: bool) -> bool:
-    """O of the problem with reversed queries and/or keys is O with its rows in that order."""
-    O = trace.O
-    problem, order = _reversed_problem(trace, queries, keys)
-    moved = attend(problem).O
-    return all(_same(moved[k, c], O[i, c]) for k, i in enumerate(order) for c in range(O.cols))
+    """The reversed problem's readable keys and logits are the trace's L, moved along."""
+    problem, rows, columns = _reversed_problem(trace, queries, keys)
+    readable, logits = logit_grid(problem)
+    L, moved = trace.L.tolist(), expressions(logits)
+    return all(readable[k][m] == trace.readable[i][j] and moved[k][m] == L[i][j]
+               for k, i in enumerate(rows) for m, j in enumerate(columns))

@@ -58,6 +58,15 @@ def attend(problem: Problem) -> Trace:
     )
 
 
+def logit_grid(problem: Problem) -> tuple[tuple[tuple[bool, ...], ...],
+                                          list[list[LinearForm | None]]]:
+    """Which keys each query may read and L as linear forms (None where masked): the pipeline
+    up to the softmax, without building A or O."""
+    readable = readable_entries(problem)
+    _, logits = logit_forms(problem, raw_scores(problem), _bias_forms(problem), readable)
+    return readable, logits
+
+
 def logit_forms(problem: Problem, raw: Grid, bias: Grid, readable: tuple[tuple[bool, ...], ...]
                 ) -> tuple[Grid, list[list[LinearForm | None]]]:
     """S = s R and L = (S + M)/τ as linear forms, once per distinct (score, bias) pair."""
@@ -309,10 +318,14 @@ def _ratio(numerator: dict, denominator: dict) -> Fraction | int | None:
 
 
 def _matrix(grid: list[list[LinearForm | None]]) -> sp.ImmutableMatrix:
+    return immutable_matrix(len(grid), len(grid[0]), [x for row in expressions(grid) for x in row])
+
+
+def expressions(grid: list[list[LinearForm | None]]) -> list[list[sp.Expr]]:
+    """The grid's forms as SymPy expressions (-oo where None), each shared form built once."""
     built: dict[int, sp.Expr] = {}
-    flat = [NEG_INF if f is None else built[id(f)] if id(f) in built
-            else built.setdefault(id(f), to_expr(f)) for row in grid for f in row]
-    return immutable_matrix(len(grid), len(grid[0]), flat)
+    return [[NEG_INF if f is None else built[id(f)] if id(f) in built
+             else built.setdefault(id(f), to_expr(f)) for f in row] for row in grid]
 
 
 def _mask_matrix(bias: Grid, readable: tuple[tuple[bool, ...], ...]) -> sp.ImmutableMatrix:
