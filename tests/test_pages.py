@@ -1,6 +1,7 @@
 """Derivations on paper: every worked example and the wide cases, English (pdfLaTeX) and Chinese
 (XeLaTeX), as a standalone article and as a fragment \\input into a book with only the lines
-`--preamble` prints, compile with zero overfull boxes; the lesson's Example 2 fits one page."""
+`--preamble` prints, compile with zero overfull boxes (none too wide, none too high); the
+lesson's Example 2 fits one page."""
 
 from __future__ import annotations
 
@@ -18,8 +19,11 @@ from symattn import cli
 WIDE = sorted((ROOT / "tests" / "wide").glob("*.toml"))
 SOURCES = VALUE_EXAMPLES + sorted(MULTI_HEAD | SHAPE_ONLY) + WIDE
 KINDS = ("article", "book")
-DETAILS = {path: ("textbook", "full") if path in WIDE else ("textbook",) for path in SOURCES}
-"""The default detail everywhere; the wide cases every row step by step too."""
+FIVE = ROOT / "worked_examples" / "05_five_tokens_temperature" / "problem.toml"
+DETAILS = {path: ("textbook", "full", "summary") if path in WIDE else
+           ("textbook", "summary") if path == FIVE else ("textbook",) for path in SOURCES}
+"""The default detail everywhere; the wide cases every row step by step and in summary too, the
+five tokens in summary (a display of more lines than a page holds)."""
 
 
 def _name(path) -> str:
@@ -89,6 +93,7 @@ def test_no_overfull_box(results, path, lang, kind, detail):
     assert pages > 0, log
     overfull = re.findall(r"^Overfull \\hbox \(([\d.]+)pt too wide\)[^\n]*", log, re.M)
     assert overfull == []
+    assert "Overfull \\vbox" not in log  # a display taller than the page runs off its foot
 
 
 def test_example_2_fits_one_page_in_english_with_every_row_sum(results):

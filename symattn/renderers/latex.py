@@ -67,12 +67,22 @@ def heading(b: Heading, headings: Headings) -> str:
     return text
 
 
+BREAKABLE = 12  # a display of more lines may break across pages (a whole matrix's rows, A by rows)
+
+
 def display(b: Display) -> str:
-    """\\[ … \\] for one line; aligned at '&' or centred (gathered) for several."""
+    """\\[ … \\] for one line; aligned at '&' or centred (gathered) for several; a display
+    of more than BREAKABLE lines as align* (gather*) with page breaks allowed between its
+    lines, as one display never breaks and a long one would run off the page."""
     if len(b.lines) == 1:
         return r"\[" + unaligned(b.lines[0]) + r"\]"
-    environment = "aligned" if any(unaligned(line) != line for line in b.lines) else "gathered"
+    aligned = any(unaligned(line) != line for line in b.lines)
     body = " \\\\\n".join(b.lines)
+    if len(b.lines) > BREAKABLE:
+        environment = "align*" if aligned else "gather*"
+        return (f"{{\\allowdisplaybreaks\n\\begin{{{environment}}}\n{body}\n"
+                f"\\end{{{environment}}}}}")
+    environment = "aligned" if aligned else "gathered"
     return f"\\[\n\\begin{{{environment}}}\n{body}\n\\end{{{environment}}}\n\\]"
 
 
