@@ -7,11 +7,11 @@ from ..derivation import Derivation
 from .blocks import Block, Display, Heading, Heatmap, Label, segments, step, title_segments
 from .checks_doc import check_blocks
 from .fit import Fit
-from .matrices import approx_cells, cells, matrix_lines
-from .printer import needs_cjk
+from .matrices import approx_cells, cells, matrix_lines, row_lines
+from .printer import math, needs_cjk
 from .setup_doc import setup
 from .text import laid_out
-from .textbook import textbook
+from .textbook import over_sums, sum_definitions, textbook, wide_sums
 from .walk import row_blocks
 
 SUMMARY_FORMULAS = {"R": r"QK^{\mathsf T}", "S": None, "M": None, "L": r"\frac{S + M}{\tau}",
@@ -48,16 +48,33 @@ def summary(d: Derivation, fit: Fit) -> list[Block]:
     """Each stage's formula and result, without the words in between."""
     p, shown, lang = d.trace.problem, d.display, d.options.lang
     lines: list[str] = []
+    wide = wide_sums(d)
     for stage in p.shown_stages:
         if stage in ("Q", "K", "V", p.start) or stage == "M" and all(all(r) for r in d.trace.readable):
             continue
         formula = SUMMARY_FORMULAS[stage] or (
             r"\frac{R}{\sqrt{d_k}}" if stage == "S" and p.scale is None else
             "sR" if stage == "S" else None)
+        decimals = approx_cells(d.decimals.get(stage)) if stage in "AO" else None
+        if stage in "AO" and wide:
+            lines += _over_sums(d, stage, wide, decimals, fit, formula)
+            continue
         lines += matrix_lines(stage, [("=", formula)] if formula else [], cells(shown[stage]),
-                              approx_cells(d.decimals.get(stage)) if stage in "AO" else None,
-                              fit, stage)
+                              decimals, fit, stage)
     return [step(segments("summary_lead", lang), Display(tuple(lines)))]
+
+
+def _over_sums(d: Derivation, stage: str, wide: set[int], decimals: list[list[str]] | None,
+               fit: Fit, formula: str) -> list[str]:
+    """A or O row by row, a row whose Z_i is too wide for the text written over Z_i as the
+    textbook writes it, (1/Z_i)(…), instead of the sum in every entry; those Z_i are defined
+    before A."""
+    exact = [None if i in wide else [math(x, slash=True) for x in row]
+             for i, row in enumerate(d.display[stage].tolist())]
+    sums = [r"Z_i &= \sum_j e^{L_{i,j}}", *sum_definitions(d, sorted(wide), fit)]
+    return (sums if stage == "A" else []) + row_lines(
+        stage, exact, decimals, fit, [f"{stage} &= {formula}"],
+        over_sums(d, "E" if stage == "A" else "N"))
 
 
 __all__ = ["Block", "Label", "build", "check_blocks", "row_blocks", "setup", "title"]

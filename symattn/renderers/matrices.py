@@ -63,15 +63,23 @@ def matrix_lines(lhs: str, formulas: list[tuple[str, str]], exact: list[list[str
                      if formulas else [], over, prefer_over)
 
 
-def row_lines(name: str, exact: list[list[str]], decimals: list[list[str]] | None, fit: Fit,
-              lead: list[str] | None = None, over: Factored | None = None,
+def row_lines(name: str, exact: list[list[str] | None], decimals: list[list[str]] | None,
+              fit: Fit, lead: list[str] | None = None, over: Factored | None = None,
               prefer_over: bool = False) -> list[str]:
     """name_{i,·} = (…) ≈ (…), one row to a line or more; a row whose entries do not fit even
-    one to a line is written over its Z_i, entry by entry if need be."""
+    one to a line is written over its Z_i, entry by entry if need be; a row given as None is
+    written over its Z_i at once (its entries are never printed whole)."""
     lines = list(lead or [])
     left = 2 * len(name) * 5.0 + 30.0  # "A_{3,\cdot}" and its relation
     for i, row in enumerate(exact):
         lhs = rf"{name}_{{{i + 1},\cdot}}"
+        if row is None:
+            lines += _over(name, i, over[i], fit, left) or [
+                rf"{lhs} &= {over[i][0]}{_tuple([' '.join(t) for t in over[i][1]])}"]
+            if decimals:
+                lines += _broken("", r"\approx", decimals[i], fit, left) or \
+                    [rf"&\approx {_tuple(decimals[i])}"]
+            continue
         approx_row = [(r"\approx", _tuple(decimals[i]))] if decimals else []
         over_row = over and over[i][0] and _over(name, i, over[i], fit, left)
         lines += chain(lhs, [("=", _tuple(row))] + approx_row, fit, at=left) or \

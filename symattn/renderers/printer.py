@@ -91,7 +91,21 @@ class MathPrinter(LatexPrinter):
         return memo[expr]
 
     def _print_Mul(self, expr: sp.Mul) -> str:
-        return decimal_first(self, expr, super()._print_Mul, " ")
+        fast = self._exponentials(expr)
+        return fast if fast is not None else decimal_first(self, expr, super()._print_Mul, " ")
+
+    def _exponentials(self, expr: sp.Mul) -> str | None:
+        """c e^{x} e^{y}, a term of a row sum, as SymPy writes it when every exponent stays in
+        the numerator (positive, or negative with a symbol in it), without SymPy's fraction(),
+        which asks simplify() whether a symbolic exponent is constant; None for anything else."""
+        args = expr.args
+        powers = args[1:] if args[0].is_Integer else args
+        if not powers or not all(isinstance(f, sp.exp) and (f.exp.is_positive or (
+                f.exp.is_negative and f.exp.free_symbols)) for f in powers):
+            return None
+        sign = "- " if args[0].is_Integer and args[0] < 0 else ""
+        factors = (-expr if sign else expr).as_ordered_factors()
+        return sign + " ".join(self._print(f) for f in factors)
 
     def _print_NegativeInfinity(self, expr: sp.Expr) -> str:
         return r"-\infty"

@@ -177,13 +177,24 @@ def weights(d: Derivation, fit: Fit) -> list[Block]:
                       listing([(("math", z),) for z in sums], lang))
         return [step(lead, shown_names, Display(tuple(rows)), listed + gives, weight_display,
                      Display(tuple(lines)), _row_sums(d, fit))]
-    z_lines = pack([f"Z_{{{i + 1}}} = {z}" for i, z in zip(live, sums)], fit, r",\quad ") or [
-        line for i in live for line in sum_lines(f"Z_{{{i + 1}}}", d.sums[i], fit)]
+    z_lines = pack([f"Z_{{{i + 1}}} = {z}" for i, z in zip(live, sums)], fit, r",\quad ") or \
+        sum_definitions(d, live, fit)
     rows[-1] += "."
     return [step(lead, shown_names, Display(tuple(rows))),
             step(segments("tb_sums_display", lang) + segments("tb_colon", lang),
                  Display(tuple(z_lines)), segments("tb_normalise", lang) + gives, weight_display,
                  Display(tuple(lines)), _row_sums(d, fit))]
+
+
+def sum_definitions(d: Derivation, rows: list[int], fit: Fit) -> list[str]:
+    """Z_i = a + b + … for the rows given, aligned at their equals signs, broken at plus signs."""
+    return [line for i in rows for line in sum_lines(f"Z_{{{i + 1}}}", d.sums[i], fit)]
+
+
+def wide_sums(d: Derivation) -> set[int]:
+    """The rows whose Z_i is too wide to be written in the text (a name for it helps)."""
+    return {i for i, z in enumerate(d.sums)
+            if z is not None and not Fit(INLINE_NAME).fits(math(z, slash=True))}
 
 
 def _row_sums(d: Derivation, fit: Fit) -> tuple[Segment, ...]:

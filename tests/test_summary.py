@@ -1,0 +1,100 @@
+"""The summary derivation of a wide problem: a row whose sum of exponentials is too wide for the
+text is written over its Z_i, defined once; products of exponentials print as SymPy prints them;
+a display longer than a page may break."""
+
+from __future__ import annotations
+
+import sympy as sp
+from conftest import EXAMPLES
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sympy.printing.latex import LatexPrinter
+
+import symattn
+from symattn.api import render
+from symattn.checks.invariants import check
+from symattn.derivation import Options, derive
+from symattn.model import ShownDecimal
+from symattn.renderers.blocks import Display
+from symattn.renderers.latex import BREAKABLE, display
+from symattn.renderers.matrices import terms
+from symattn.renderers.printer import MathPrinter, math
+
+FIVE = EXAMPLES / "05_five_tokens_temperature" / "problem.toml"
+
+
+def solve(path):
+    return symattn.attend(symattn.load_problem(path))
+
+
+def _summary(path, fmt: str = "latex") -> str:
+    return render(solve(path), fmt, detail="summary")
+
+
+def _sums(trace) -> tuple:
+    """Each row's Z_i as the derivation shows it."""
+    return derive(trace, check(trace), Options(detail="summary")).sums
+
+
+def test_a_wide_row_is_written_over_its_sum_of_exponentials():
+    trace, text = solve(FIVE), _summary(FIVE)
+    L, sums = trace.L, _sums(trace)
+    for i in (2, 3, 4):  # rows 3-5: sums of three to five exponentials
+        readable = [j for j in range(L.cols) if trace.readable[i][j]]
+        numerators = [math(sp.exp(L[i, j]), slash=True) if j in readable else "0"
+                      for j in range(L.cols)]
+        row = rf"A_{{{i + 1},\cdot}} &= \frac{{1}}{{Z_{{{i + 1}}}}}\bigl(" + ", ".join(numerators)
+        assert row in text
+        definition = rf"Z_{{{i + 1}}} &= " + " ".join(terms(sums[i]))
+        assert text.count(definition) == 1
+        assert sp.simplify(sums[i] - sum(sp.exp(L[i, j]) for j in readable)) == 0
+        for j in readable:  # what the line claims: A_ij = e^{L_ij} / Z_i, exactly
+            assert sp.simplify(trace.A[i, j] * sums[i] - sp.exp(L[i, j])) == 0
+    assert r"Z_i &= \sum_j e^{L_{i,j}}" in text
+
+
+def test_a_row_with_a_short_sum_keeps_its_fractions_and_defines_no_name():
+    text = _summary(FIVE)
+    assert r"A_{2,\cdot} &= \bigl(\frac{e^{40 \sqrt{3}/51}}{1 + e^{40 \sqrt{3}/51}}" in text
+    assert "Z_{2}" not in text and "Z_{1}" not in text
+
+
+def test_the_sum_is_not_repeated_in_every_entry():
+    trace, text = solve(FIVE), _summary(FIVE, "markdown")
+    assert text.count(" ".join(terms(_sums(trace)[4]))) == 1  # Z_5: its definition only
+
+
+def test_rational_weights_are_summarised_as_before():
+    text = _summary(EXAMPLES / "02_causal_three_positions" / "problem.toml")
+    assert "Z_" not in text
+    assert r"\frac{1}{6}" in text or "1/6" in text
+
+
+def test_a_display_longer_than_breakable_may_break_across_pages():
+    short = display(Display(tuple(f"x_{k} &= {k}" for k in range(BREAKABLE))))
+    long = display(Display(tuple(f"x_{k} &= {k}" for k in range(BREAKABLE + 1))))
+    assert short.startswith("\\[\n\\begin{aligned}")
+    assert long.startswith("{\\allowdisplaybreaks\n\\begin{align*}")
+    assert long.endswith("\\end{align*}}")
+    centred = display(Display(tuple(f"x_{k} = {k}" for k in range(BREAKABLE + 1))))
+    assert "\\begin{gather*}" in centred
+
+
+t = sp.Symbol("t", positive=True)
+a = sp.Symbol("a", real=True)
+EXPONENTS = [sp.Rational(3, 17) * sp.sqrt(2), -sp.Rational(3) / t, sp.log(2) / 3, 5 * a, -a,
+             sp.Rational(-7, 2), sp.sqrt(3) / 2 - 1 / t, sp.log(3) - sp.log(2), 2 * t, -2 * t,
+             1 - sp.sqrt(2), -sp.sqrt(2) * ShownDecimal("0.425"), sp.sqrt(10) * ShownDecimal("0.1"),
+             sp.Integer(-1), sp.Integer(2), sp.Rational(1, 3) - 2 / t]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(-40, 40), st.lists(st.sampled_from(EXPONENTS), min_size=1, max_size=3),
+       st.booleans())
+def test_products_of_exponentials_print_as_sympy_prints_them(c, exponents, slash):
+    """The printer's shortcut for c e^{x} e^{y} gives SymPy's own LaTeX, where it applies."""
+    x = sp.Integer(c) * sp.Mul(*(sp.exp(e) for e in exponents))
+    if not x.is_Mul:
+        return
+    printer = MathPrinter({"slash": slash})
+    assert printer._print_Mul(x) == LatexPrinter._print_Mul(printer, x)
