@@ -16,7 +16,7 @@ from symattn.checks.invariants import check
 from symattn.derivation import Options, derive
 from symattn.model import ShownDecimal
 from symattn.renderers.blocks import Display
-from symattn.renderers.latex import BREAKABLE, display
+from symattn.renderers.latex import BREAKABLE, TALL, display
 from symattn.renderers.matrices import terms
 from symattn.renderers.printer import MathPrinter, math
 
@@ -78,6 +78,14 @@ def test_a_display_longer_than_breakable_may_break_across_pages():
     assert long.endswith("\\end{align*}}")
     centred = display(Display(tuple(f"x_{k} = {k}" for k in range(BREAKABLE + 1))))
     assert "\\begin{gather*}" in centred
+
+
+def test_three_tall_matrices_one_under_another_may_break_between_them():
+    """Q, K and V of 32 tokens, too wide side by side: three lines, but 96 rows."""
+    column = " \\\\ ".join(["1"] * (TALL // 3 + 1))
+    lines = tuple(rf"{m} = \left[\begin{{array}}{{c}} {column} \end{{array}}\right]" for m in "QKV")
+    assert display(Display(lines)).startswith("{\\allowdisplaybreaks\n\\begin{gather*}")
+    assert display(Display(lines[:1] * 2)).startswith("\\[\n\\begin{gathered}")  # 2 × 14 rows
 
 
 t = sp.Symbol("t", positive=True)

@@ -68,17 +68,19 @@ def heading(b: Heading, headings: Headings) -> str:
 
 
 BREAKABLE = 12  # a display of more lines may break across pages (a whole matrix's rows, A by rows)
+TALL = 40  # or of more rows, its matrices' rows counted (Q, K and V of 32 tokens one under another)
 
 
 def display(b: Display) -> str:
     """\\[ … \\] for one line; aligned at '&' or centred (gathered) for several; a display
-    of more than BREAKABLE lines as align* (gather*) with page breaks allowed between its
-    lines, as one display never breaks and a long one would run off the page."""
+    of more than BREAKABLE lines, or of more than TALL rows with its matrices' rows, as align*
+    (gather*) with page breaks allowed between its lines, as one display never breaks and a
+    long one would run off the page."""
     if len(b.lines) == 1:
         return r"\[" + unaligned(b.lines[0]) + r"\]"
     aligned = any(unaligned(line) != line for line in b.lines)
     body = " \\\\\n".join(b.lines)
-    if len(b.lines) > BREAKABLE:
+    if len(b.lines) > BREAKABLE or body.count("\\\\") + 1 > TALL:
         environment = "align*" if aligned else "gather*"
         return (f"{{\\allowdisplaybreaks\n\\begin{{{environment}}}\n{body}\n"
                 f"\\end{{{environment}}}}}")
