@@ -81,7 +81,7 @@ def test_a_display_longer_than_breakable_may_break_across_pages():
 
 
 def test_three_tall_matrices_one_under_another_may_break_between_them():
-    """Q, K and V of 32 tokens, too wide side by side: three lines, but 96 rows."""
+    """Q, K and V one under another (too wide side by side): three lines, more than TALL rows."""
     column = " \\\\ ".join(["1"] * (TALL // 3 + 1))
     lines = tuple(rf"{m} = \left[\begin{{array}}{{c}} {column} \end{{array}}\right]" for m in "QKV")
     assert display(Display(lines)).startswith("{\\allowdisplaybreaks\n\\begin{gather*}")
