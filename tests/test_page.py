@@ -28,7 +28,7 @@ from conftest import EXAMPLE_FILES, MULTI_HEAD, ROOT, SHAPE_ONLY
 
 from symattn import cli, load_problem, parse_problem
 from symattn.errors import InputError
-from symattn.page.build import DEFAULT_TEMPERATURES, build_page, parse_temperatures
+from symattn.page.build import DEFAULT_TEMPERATURES, build_page, compact_css, parse_temperatures
 from symattn.page.data import MathStore, collect
 from symattn.page.katex import ALWAYS, BY_COMMAND, KATEX, VERSION, katex_script
 from symattn.page.phrases import PAGE_PHRASES
@@ -148,6 +148,15 @@ def test_a_shape_only_problem_gives_its_shapes():
     data = collect(load_problem(path), [], "en", MathStore())
     assert data["kind"] == "shapes"
     assert data["shapes"]["R"] == [4, 6] and data["shapes"]["O"] == [4, 3]
+
+
+def test_the_page_stylesheet_loses_only_comments_and_spaces_no_rule_needs():
+    css = ('/* a note */\n.a > .b:not(.c) ,  .d :first-child {\n  font-family: "Segoe UI", serif;\n'
+           '  margin: 0 0 4px;\n}\n@media (max-width: 700px) { .e { gap: 4px 12px; } }\n')
+    assert compact_css(css) == ('.a>.b:not(.c),.d :first-child{font-family:"Segoe UI",serif;margin:0 0 4px}'
+                                '@media (max-width:700px){.e{gap:4px 12px}}')
+    kept = '.f::after { content: "a , b"; }'  # a string the spacing rules would change: kept whole
+    assert compact_css(kept) == kept
 
 
 # ---- the KaTeX symattn ships -------------------------------------------------------------------

@@ -86,7 +86,7 @@ def build_page(problem: Problem | ShapeProblem | MultiHeadProblem, *, lang: str 
 
 def fill_template(data: dict[str, Any], math: list[tuple[str, bool]]) -> str:
     """Put style, scripts, data and math into the template, in one pass (inserted text is not read)."""
-    style = katex_css([tex for tex, _ in math]) + "\n" + (ASSETS / "page.css").read_text(encoding="utf-8")
+    style = katex_css([tex for tex, _ in math]) + "\n" + compact_css((ASSETS / "page.css").read_text(encoding="utf-8"))
     script = without_comment_lines(page_script())
     loader = (ASSETS / "loader.js").read_text(encoding="utf-8")
     if "</" in loader or "</" in style:
@@ -120,6 +120,23 @@ def without_comment_lines(script: str) -> str:
     that spans lines, so no string changes."""
     lines = (line.strip() for line in script.splitlines())
     return "\n".join(line for line in lines if line and not line.startswith("//"))
+
+
+_CSS_COMMENT = re.compile(r"/\*.*?\*/", re.S)
+_CSS_SPACE = re.compile(r"\s+")
+_CSS_AROUND = re.compile(r"\s*([{};,>])\s*")
+_CSS_STRING = re.compile(r'"[^"]*"')
+
+
+def compact_css(css: str) -> str:
+    """The page's stylesheet without its comments and the spaces no rule needs (2.4 KB of every
+    page, which carries it uncompressed). Only whitespace next to braces, semicolons, commas, child
+    combinators and after a declaration's colon goes (never before a colon: "a :hover" is not
+    "a:hover"); the quoted strings must come through unchanged, or the stylesheet is kept as is."""
+    text = _CSS_COMMENT.sub("", css)
+    text = _CSS_AROUND.sub(r"\1", _CSS_SPACE.sub(" ", text))
+    text = re.sub(r":\s+", ":", text).replace(";}", "}").strip()
+    return text if _CSS_STRING.findall(text) == _CSS_STRING.findall(_CSS_COMMENT.sub("", css)) else css
 
 
 def policy(scripts: list[str], style: str) -> str:
