@@ -230,22 +230,25 @@ function renderDerivation(v) {
 // A region that scrolls sideways can be reached and scrolled by keyboard; controls that would
 // take more than a fifth of the screen stop following the reader.
 function fitLayout() {
+  const boxes = [...document.querySelectorAll("main .scroll:not(.stashed *), main .display:not(.stashed *)")];
+  // every width read before any attribute is set: one layout, not one per box
+  const scrolls = boxes.map((box) => box.scrollWidth > box.clientWidth + 1);
   let count = 0;
-  for (const box of document.querySelectorAll("main .scroll:not(.stashed *), main .display:not(.stashed *)")) {
-    const scrolls = box.scrollWidth > box.clientWidth + 1;
-    if (scrolls) {
+  boxes.forEach((box, k) => {
+    if (scrolls[k]) {
       const title = box.closest("figure, section").querySelector("figcaption, h2");
+      const label = `${title ? title.textContent + " · " : ""}${P.scroll_region} ${++count}`;
+      if (box.getAttribute("aria-label") === label) return; // set before: no change to restyle
       box.tabIndex = 0;
       box.setAttribute("role", "region");
-      box.setAttribute("aria-label", `${title ? title.textContent + " · " : ""}${P.scroll_region} ${++count}`);
+      box.setAttribute("aria-label", label);
     } else if (box.hasAttribute("tabindex")) {
       box.removeAttribute("tabindex");
       box.removeAttribute("role");
       box.removeAttribute("aria-label");
     }
-  }
-  const controls = $("controls");
-  controls.classList.remove("unstuck");
+  });
+  const controls = $("controls"); // sticky or not, the same height
   controls.classList.toggle("unstuck", controls.offsetHeight > 0.2 * window.innerHeight);
 }
 let fitting = 0;
