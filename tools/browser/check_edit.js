@@ -9,6 +9,7 @@
 //   .venv/bin/symattn page worked_examples/05_five_tokens_temperature/problem.toml -o /tmp/p.html
 //   echo '{"chromium": "/usr/bin/chromium", "jobs": [{"name": "t", "page": "/tmp/p.html",
 //     "scenario": "timing", "runs": 5}]}' | node tools/browser/check_edit.js
+// (add "pause": 1000 to the job for a change every second, at a reader's pace).
 "use strict";
 const path = require("path");
 const { pathToFileURL } = require("url");
@@ -101,12 +102,13 @@ async function timing(browser, job) {
   const { page, url, loads } = await loadTimes(context, job);
   const out = { loads, changes: {} };
   for (const where of ["top", "tables", "derivation"]) {
+    if (job.pause) await page.goto("about:blank"); // a new document: no state kept from the last position
     await page.goto(url + "#row=3&tau=17%2F20&mask=on&step=4");
     await ready(page);
     if (where !== "top") await page.evaluate((id) => document.getElementById(id).scrollIntoView(), where);
     await page.waitForTimeout(300);
     await page.waitForFunction(() => !document.body.dataset.pending, null, { polling: 20 });
-    out.changes[where] = await changeTimes(page, true);
+    out.changes[where] = await changeTimes(page, true, job.pause || 0, where === "top" ? null : where);
   }
   // what the redraws of the blocks below the screen cost when they are paid (idle or scrolled to)
   out.parts = await partTimes(page);

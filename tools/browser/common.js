@@ -126,11 +126,15 @@ async function loadTimes(context, job) {
 
 // Each control change, from the event to the end of the forced layout of the redrawn state
 // (handlers run synchronously): two rounds (the first typesets, the second reuses) of 5 rows, 4
-// slider moves, 2 mask toggles and, with edits and where the page has the editor, 2 edits.
-function changeTimes(page, edits) {
-  return page.evaluate((edits) => {
+// slider moves, 2 mask toggles and, with edits and where the page has the editor, 2 edits; one
+// right after the other, or `pause` ms apart (a reader's pace: the page's background work runs),
+// the element `keep` scrolled back into view before each pause (redrawn blocks change heights).
+function changeTimes(page, edits, pause = 0, keep = null) {
+  return page.evaluate(async ([edits, pause, keep]) => {
     const $ = (id) => document.getElementById(id);
-    const timed = (name, act) => {
+    const timed = async (name, act) => {
+      if (pause && keep) $(keep).scrollIntoView();
+      if (pause) await new Promise((done) => setTimeout(done, pause));
       const start = performance.now();
       act();
       document.body.getBoundingClientRect(); // style and layout of the redrawn state
@@ -139,14 +143,14 @@ function changeTimes(page, edits) {
     const fire = (node, type) => node.dispatchEvent(new Event(type, { bubbles: true }));
     const changes = [];
     for (let round = 0; round < 2; round++) {
-      for (const row of ["1", "2", "4", "5", "3"]) changes.push(timed("row", () => { $("row").value = row; fire($("row"), "change"); }));
-      for (const position of ["700", "720", "740", "615"]) changes.push(timed("tau slider", () => { $("tau").value = position; fire($("tau"), "input"); }));
-      for (const on of [false, true]) changes.push(timed("mask", () => { $("mask").checked = on; fire($("mask"), "change"); }));
+      for (const row of ["1", "2", "4", "5", "3"]) changes.push(await timed("row", () => { $("row").value = row; fire($("row"), "change"); }));
+      for (const position of ["700", "720", "740", "615"]) changes.push(await timed("tau slider", () => { $("tau").value = position; fire($("tau"), "input"); }));
+      for (const on of [false, true]) changes.push(await timed("mask", () => { $("mask").checked = on; fire($("mask"), "change"); }));
       if (!edits || !$("edit-Q-3-1")) continue; // a page without the editor (to measure an older page)
-      for (const value of ["1/2", "1.34"]) changes.push(timed("edit", () => { $("edit-Q-3-1").value = value; fire($("edit-Q-3-1"), "change"); }));
+      for (const value of ["1/2", "1.34"]) changes.push(await timed("edit", () => { $("edit-Q-3-1").value = value; fire($("edit-Q-3-1"), "change"); }));
     }
     return changes;
-  }, edits);
+  }, [edits, pause, keep]);
 }
 
 // The page's own performance measures ("symattn tables", ...), in ms, by part.
