@@ -97,7 +97,7 @@ class MathPrinter(LatexPrinter):
     def _exponentials(self, expr: sp.Mul) -> str | None:
         """c e^{x} e^{y}, a term of a row sum, as SymPy writes it when every exponent stays in
         the numerator (positive, or negative with a symbol in it), without SymPy's fraction(),
-        which simplifies a symbolic exponent to ask whether it is constant; None for anything else."""
+        which simplifies a symbolic exponent to ask whether it is constant; None otherwise."""
         args = expr.args
         powers = args[1:] if args[0].is_Integer else args
         if not powers or not all(isinstance(f, sp.exp) and (f.exp.is_positive or (
