@@ -303,9 +303,7 @@ def check_permutation(trace: Trace) -> CheckResult:
 
 
 def _permuted_ok(trace: Trace, queries: bool, keys: bool) -> bool:
-    """The reversed problem's readable keys and logits are the trace's L, moved along."""
+    """The reversed problem's logits are the trace's L, moved along (-∞ where a key is masked)."""
     problem, rows, columns = _reversed_problem(trace, queries, keys)
-    readable, logits = logit_grid(problem)
-    L, moved = trace.L.tolist(), expressions(logits)
-    return all(readable[k][m] == trace.readable[i][j] and moved[k][m] == L[i][j]
-               for k, i in enumerate(rows) for m, j in enumerate(columns))
+    L, moved = trace.L.tolist(), expressions(logit_grid(problem)[1])
+    return all(moved[k][m] == L[i][j] for k, i in enumerate(rows) for m, j in enumerate(columns))

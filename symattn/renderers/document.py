@@ -71,8 +71,9 @@ def _over_sums(d: Derivation, stage: str, wide: set[int], decimals: list[list[st
     before A."""
     exact = [None if i in wide else [math(x, slash=True) for x in row]
              for i, row in enumerate(d.display[stage].tolist())]
-    sums = [r"Z_i &= \sum_j e^{L_{i,j}}", *sum_definitions(d, sorted(wide), fit)]
-    return (sums if stage == "A" else []) + row_lines(
+    sums = [r"Z_i &= \sum_j e^{L_{i,j}}", *sum_definitions(d, sorted(wide), fit)] \
+        if stage == "A" else []
+    return sums + row_lines(
         stage, exact, decimals, fit, [f"{stage} &= {formula}"],
         over_sums(d, "E" if stage == "A" else "N"))
 

@@ -76,19 +76,21 @@ def row_lines(name: str, exact: list[list[str] | None], decimals: list[list[str]
         if row is None:
             lines += _over(name, i, over[i], fit, left) or [
                 rf"{lhs} &= {over[i][0]}{_tuple([' '.join(t) for t in over[i][1]])}"]
-            if decimals:
-                lines += _broken("", r"\approx", decimals[i], fit, left) or \
-                    [rf"&\approx {_tuple(decimals[i])}"]
+            lines += _decimal_lines(decimals[i], fit, left) if decimals else []
             continue
         approx_row = [(r"\approx", _tuple(decimals[i]))] if decimals else []
+        together = chain(lhs, [("=", _tuple(row))] + approx_row, fit, at=left)
         over_row = over and over[i][0] and _over(name, i, over[i], fit, left)
-        lines += chain(lhs, [("=", _tuple(row))] + approx_row, fit, at=left) or \
-            (prefer_over and over_row) or _broken(lhs, "=", row, fit, left) or over_row or \
-            [f"{lhs} &= {_tuple(row)}"]
-        if decimals and not chain(lhs, [("=", _tuple(row))] + approx_row, fit, at=left):
-            lines += _broken("", r"\approx", decimals[i], fit, left) or \
-                [rf"&\approx {_tuple(decimals[i])}"]
+        lines += together or (prefer_over and over_row) or _broken(lhs, "=", row, fit, left) or \
+            over_row or [f"{lhs} &= {_tuple(row)}"]
+        if decimals and not together:
+            lines += _decimal_lines(decimals[i], fit, left)
     return lines
+
+
+def _decimal_lines(decimals: list[str], fit: Fit, left: float) -> list[str]:
+    """≈ (…) on lines of their own under a row, broken after a comma when too wide."""
+    return _broken("", r"\approx", decimals, fit, left) or [rf"&\approx {_tuple(decimals)}"]
 
 
 def _tuple(entries: list[str]) -> str:

@@ -167,7 +167,7 @@ def weights(d: Derivation, fit: Fit) -> list[Block]:
     rows = pack(vectors, fit) or matrix_lines("E", [], [cells(shown["E"])[i] for i in live],
                                                None, fit, "E")
     sums = [math(d.sums[i], slash=True) for i in live]
-    inline = all(Fit(INLINE_NAME).fits(z) for z in sums)
+    inline = not wide_sums(d)
     lines = matrix_lines("A", [], cells(shown["A"]), approx_cells(d.decimals.get("A")), fit, "A",
                          over_sums(d, "E"), prefer_over=not inline)
     named_weights, weight_display = _introduce(d, names_of(d, "weight"), "tb_with")
@@ -224,8 +224,7 @@ def output(d: Derivation, fit: Fit) -> list[Block]:
     lang, shown, p = d.options.lang, d.display, d.trace.problem
     product_ = [("=", "AV"), ("=", matrix(cells(shown["A"])) + matrix(cells(shown["V"])))]
     lines = matrix_lines("O", product_, cells(shown["O"]), approx_cells(d.decimals.get("O")), fit,
-                         "O", over_sums(d, "N"), prefer_over=not all(
-                             Fit(INLINE_NAME).fits(math(z, slash=True)) for z in d.sums if z is not None))
+                         "O", over_sums(d, "N"), prefer_over=bool(wide_sums(d)))
     shape = segments("tb_shape", lang, n_q=p.n_q, n_k=p.n_k, d_v=p.d_v)
     example = _example(d)
     if example is None:
