@@ -41,7 +41,7 @@ function payOwed(block) {
   owed.delete(block);
   timedDraw(name, draw);
   if (!owed.size) delete document.body.dataset.pending;
-  fitSoon();
+  fitSoon(block);
 }
 function payIdle() { // one block per idle period, so a reader's next change waits for little
   idle = 0;
@@ -133,3 +133,4 @@ function keptDerivation(v) {
   showOnly($("checks"), versions[1], 8);
   for (const [key, kept] of derivations) if (!kept[0].parentNode) derivations.delete(key);
 }
+
