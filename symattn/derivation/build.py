@@ -21,6 +21,7 @@ from .approx import Approx, approximate
 from .forms import integer_powers, over_root
 from .names import Name, choose_names
 from .options import Options
+from .products import expanded_product
 
 DECIMAL_STAGES = ("S", "L", "E", "A", "O")
 PROJECTED = ("X", "Y", "W_Q", "W_K", "W_V")
@@ -125,7 +126,7 @@ def _display(trace: Trace, inner: dict, whole: dict, form: Form) -> "Shown":
     display["A"] = trace.A.applyfunc(lambda x: whole.get(x, form(x.xreplace(inner))))
     display["W"] = form(trace.A.xreplace(inner))  # weights with a and t but without p, q, ...
     display["E"] = form(trace.E.xreplace(inner))
-    numerators = lambda: form((trace.E.xreplace(inner) * p.V).applyfunc(sp.expand))  # O_ic Z_i
+    numerators = lambda: form(expanded_product(trace.E.xreplace(inner), p.V))  # O_ic Z_i
     if whole and all(x.is_Rational or x in whole for x in trace.A):
         display["O"] = form(sp.ImmutableMatrix(display["A"] * p.V).applyfunc(sp.expand))
     if p.projections is not None:

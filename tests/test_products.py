@@ -1,0 +1,90 @@
+"""The summary's shortcuts give what the plain SymPy and whole-line measurement give: E V
+expanded from each entry's terms, and a row vector broken from its entries' widths."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import pytest
+import sympy as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_sympy_fast import X, fractions, same, terms
+
+from benchmarks.jobs import problem_toml
+from symattn import attend, load_problem, render
+from symattn.derivation.products import expanded_product
+from symattn.exact.sympy_fast import rational
+from symattn.parse.spec import parse_problem
+from symattn.renderers.fit import SAFETY, Fit, vector
+from symattn.renderers.measure import width
+
+from conftest import ROOT
+
+entries = st.one_of(terms(), st.lists(terms(), min_size=2, max_size=4).map(lambda t: sp.Add(*t)),
+                    terms().map(lambda t: sp.exp(sp.Add(1, sp.log(2) * t, evaluate=False))))
+
+
+@st.composite
+def products(draw) -> tuple[sp.ImmutableMatrix, sp.ImmutableMatrix]:
+    """E (exponentials, sums, zeros where masked) and V (rational, or with a symbol)."""
+    n, m, d = draw(st.integers(1, 4)), draw(st.integers(1, 4)), draw(st.integers(1, 3))
+    E = sp.ImmutableMatrix(n, m, [draw(entries) if draw(st.integers(0, 5)) else sp.S.Zero
+                                  for _ in range(n * m)])
+    values = [rational(draw(fractions)) for _ in range(m * d)]
+    if draw(st.integers(0, 5)) == 0:
+        values[0] = X
+    return E, sp.ImmutableMatrix(m, d, values)
+
+
+@settings(max_examples=200, deadline=None)
+@given(products())
+def test_expanded_product_is_sympys_expanded_product(pair):
+    E, V = pair
+    built, expected = expanded_product(E, V), (E * V).applyfunc(sp.expand)
+    assert built.shape == expected.shape
+    assert all(same(b, e) for b, e in zip(built, expected))
+
+
+def _whole_line_vector(entries: list[str], fit: Fit) -> list[str] | None:
+    """The row vector broken by measuring every candidate line whole (the reference)."""
+    fits = lambda line: width(line) * SAFETY <= fit.points
+    whole = r"\bigl(" + ", ".join(entries) + r"\bigr)"
+    if fits(whole):
+        return [whole]
+    lines, current = [], r"\bigl(" + entries[0]
+    for entry in entries[1:]:
+        if fits(current + ", " + entry + r"\bigr)"):
+            current += ", " + entry
+        else:
+            lines.append(current + ",")
+            current = r"\quad " + entry
+    lines.append(current + r"\bigr)")
+    return lines if all(fits(line) for line in lines) else None
+
+
+@lru_cache(maxsize=1)
+def _rows() -> list[list[str]]:
+    """Rows of cells as derivations print them: worked examples, the wide cases and the
+    benchmark's integer and root families (rows starting with a minus sign)."""
+    problems = [load_problem(ROOT / "worked_examples" / name / "problem.toml") for name in (
+        "05_five_tokens_temperature", "11_policy_raises_wages_jobs", "14_symbolic_temperature")]
+    problems += [load_problem(path) for path in sorted((ROOT / "tests" / "wide").glob("*.toml"))]
+    problems += [parse_problem(problem_toml(family, 8)) for family in ("integers", "roots")]
+    rows = []
+    for problem in problems:
+        text = render(attend(problem), "latex", detail="full")
+        for line in text.splitlines():
+            if r"\bigl(" in line and r"\bigr)" in line:
+                inner = line[line.index(r"\bigl(") + 6:line.rindex(r"\bigr)")]
+                if "(" not in inner and "{," not in inner:
+                    rows.append([e.strip() for e in inner.split(", ")])
+    return rows
+
+
+@pytest.mark.parametrize("points", [60.0, 120.0, 200.0, 345.0])
+def test_a_vector_breaks_where_measuring_whole_lines_breaks_it(points):
+    rows = _rows()
+    assert len(rows) > 60
+    for row in rows:
+        assert vector(row, Fit(points)) == _whole_line_vector(row, Fit(points)), row
