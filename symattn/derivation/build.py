@@ -73,8 +73,9 @@ def derive(trace: Trace, report: Report, options: Options = Options(),
     form = _form(p)
     display = _display(trace, naming.inner, naming.whole, form)
     numbers = _numbers(trace, options.places) if not p.symbols else None
+    seen: dict[sp.Expr, Approx | None] = {}
     decimals = {name: _grid(trace.stage(name) if name != "E" else trace.E, numbers[name],
-                            options.places) for name in DECIMAL_STAGES} if numbers else {}
+                            options.places, seen) for name in DECIMAL_STAGES} if numbers else {}
     if numbers:
         decimals["Z"] = [[approximate(z, n, options.places) if z is not None else None]
                          for z, n in zip(trace.Z, numbers["Z"])]
@@ -176,8 +177,14 @@ def _numbers(trace: Trace, places: int) -> dict[str, list[list[mpmath.mpf]]]:
     return numbers
 
 
-def _grid(matrix: sp.ImmutableMatrix, numbers, places: int) -> Grid:
-    return [[approximate(x, number, places) for x, number in zip(row, numbers_row)]
+def _grid(matrix: sp.ImmutableMatrix, numbers, places: int, seen: dict) -> Grid:
+    """Each entry's decimal; seen: the decimals of values already met (a wide problem's stages
+    repeat their entries: R's integers, S's k/√d_k, every exponential in E, A and O)."""
+    def decimal(x: sp.Expr, number) -> Approx | None:
+        if x not in seen:
+            seen[x] = approximate(x, number, places)
+        return seen[x]
+    return [[decimal(x, number) for x, number in zip(row, numbers_row)]
             for row, numbers_row in zip(matrix.tolist(), numbers)]
 
 

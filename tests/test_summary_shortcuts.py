@@ -1,5 +1,5 @@
-"""The summary's shortcuts give what the plain SymPy and whole-line measurement give: E V
-expanded from each entry's terms, and a row vector broken from its entries' widths."""
+"""The summary's shortcuts give what plain SymPy and whole-line measurement give: E V expanded
+from each entry's terms, a row vector broken from its entries' widths, sums ordered by cached values."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from symattn.exact.sympy_fast import rational
 from symattn.parse.spec import parse_problem
 from symattn.renderers.fit import SAFETY, Fit, vector
 from symattn.renderers.measure import width
+from symattn.renderers.printer import _PRINTER
 
 from conftest import ROOT
 
@@ -88,3 +89,23 @@ def test_a_vector_breaks_where_measuring_whole_lines_breaks_it(points):
     assert len(rows) > 60
     for row in rows:
         assert vector(row, Fit(points)) == _whole_line_vector(row, Fit(points)), row
+
+
+constants = st.sampled_from([sp.sqrt(2), sp.sqrt(3) / 2, sp.pi, sp.log(3), sp.E, sp.I, sp.Integer(2)])
+exponents = st.builds(lambda c, x: rational(c) * x, fractions, constants.filter(lambda x: x != sp.I))
+constant_terms = st.one_of(
+    st.builds(lambda c, x: rational(c) * sp.exp(x), fractions, exponents),
+    st.builds(lambda c, x, y: rational(c) * sp.exp(x) * y, fractions, exponents, constants),
+    fractions.map(rational))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(constant_terms, min_size=1, max_size=12))
+def test_a_constant_sum_is_ordered_as_sympy_orders_it(summands):
+    total = sp.Add(*summands)
+    assert _PRINTER._as_ordered_terms(total) == total.as_ordered_terms()
+
+
+def test_a_sum_with_a_symbol_is_left_to_sympy():
+    total = sp.exp(X) + 2 * sp.exp(-X) + 3
+    assert _PRINTER._as_ordered_terms(total) == total.as_ordered_terms()
