@@ -8,6 +8,8 @@ from functools import lru_cache
 
 import sympy as sp
 
+from ..exact.sympy_fast import immutable_matrix
+
 
 def over_root(r: sp.Expr, d: int) -> sp.Expr:
     """A raw score r divided by √d as the course writes it: 1/√2, 2/√3, 2 ln 3/√2 (√4 = 2
@@ -26,7 +28,8 @@ def over_root(r: sp.Expr, d: int) -> sp.Expr:
 def integer_powers(expr: sp.Basic) -> sp.Basic:
     """e^{c ln n + b} written n^c e^b, and n^k · n^r written n^{k+r}, everywhere in expr."""
     if isinstance(expr, sp.MatrixBase):
-        return sp.ImmutableMatrix(expr.rows, expr.cols, [_powers(x) for x in expr])
+        return immutable_matrix(expr.rows, expr.cols,
+                                [_powers(x) for row in expr.tolist() for x in row])
     return _powers(expr)
 
 
@@ -49,6 +52,8 @@ def _powers(expr: sp.Basic) -> sp.Basic:
 
 def _exp_as_powers(argument: sp.Expr) -> sp.Expr | None:
     """e^{c ln n + b} as n^c e^b; None when the exponent holds no c ln n."""
+    if not argument.has(sp.log):
+        return None
     powers, rest = [], []
     for term in sp.Add.make_args(sp.expand(argument)):
         logs = [f for f in sp.Mul.make_args(term) if isinstance(f, sp.log) and f.args[0].is_Integer
