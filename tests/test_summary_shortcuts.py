@@ -12,7 +12,9 @@ from hypothesis import strategies as st
 from test_sympy_fast import X, fractions, same, terms
 
 from benchmarks.jobs import problem_toml
-from symattn import attend, load_problem, render
+from symattn import attend, load_problem, numeric, render
+from symattn.checks.invariants import check
+from symattn.derivation import Options, derive
 from symattn.derivation.products import expanded_product
 from symattn.exact.sympy_fast import rational
 from symattn.parse.spec import parse_problem
@@ -109,3 +111,16 @@ def test_a_constant_sum_is_ordered_as_sympy_orders_it(summands):
 def test_a_sum_with_a_symbol_is_left_to_sympy():
     total = sp.exp(X) + 2 * sp.exp(-X) + 3
     assert _PRINTER._as_ordered_terms(total) == total.as_ordered_terms()
+
+
+@pytest.mark.parametrize("path", [ROOT / "worked_examples" / "05_five_tokens_temperature" / "problem.toml",
+                                  ROOT / "tests" / "wide" / "eight_causal.toml"])
+def test_decimals_from_the_checks_numbers_are_the_decimals_computed_afresh(path):
+    trace = attend(load_problem(path))
+    report = check(trace, digits=50)  # leaves its 50-digit numbers for the derivation
+    assert numeric._LAST_RECOMPUTED and numeric._LAST_RECOMPUTED[0][0] is trace.problem
+    reused = derive(trace, report, Options(detail="summary")).decimals
+    numeric._LAST_RECOMPUTED.clear()
+    fresh = derive(trace, report, Options(detail="summary")).decimals
+    assert numeric._LAST_RECOMPUTED[0][1] == 24  # computed afresh at places + 20 digits
+    assert reused == fresh and set(fresh) >= {"A", "O", "Z"}
