@@ -20,7 +20,8 @@ from symattn.exact.sympy_fast import rational
 from symattn.parse.spec import parse_problem
 from symattn.renderers.fit import SAFETY, Fit, vector
 from symattn.renderers.measure import width
-from symattn.renderers.printer import _PRINTER
+from symattn.model import ShownDecimal
+from symattn.renderers.printer import _PRINTER, _denominator
 
 from conftest import ROOT
 
@@ -124,3 +125,10 @@ def test_decimals_from_the_checks_numbers_are_the_decimals_computed_afresh(path)
     fresh = derive(trace, report, Options(detail="summary")).decimals
     assert numeric._LAST_RECOMPUTED[0][1] == 24  # computed afresh at places + 20 digits
     assert reused == fresh and set(fresh) >= {"A", "O", "Z"}
+
+
+def test_a_products_denominator_is_its_factors_denominators():
+    d = ShownDecimal("0.85")
+    for expr in (d * sp.sqrt(2) * sp.exp(-d * sp.sqrt(3)), d * sp.exp(d) / 3, -2 * d * sp.pi,
+                 d * X ** -2 * sp.exp(sp.sqrt(2)), sp.Rational(3, 7) * d * sp.exp(-X)):
+        assert sp.Mul(*map(_denominator, expr.args)) == sp.fraction(expr)[1], expr

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import sympy as sp
 from sympy.printing.latex import LatexPrinter
 from sympy.printing.precedence import PRECEDENCE
@@ -237,12 +239,20 @@ def labelled(cells: list[list[str]], rows: tuple[str, ...], columns: tuple[str, 
     return rf"\begin{{array}}{{{spec}}} & {head} \\ \hline {body} \end{{array}}"
 
 
+@lru_cache(maxsize=1 << 14)
+def _denominator(factor: sp.Expr) -> sp.Expr:
+    """SymPy's fraction(factor)[1]: fraction() classifies a product's factors one by one, so a
+    product's denominator is the product of its factors' (each asked once: the exponentials
+    recur in every row, and fraction() may simplify an exponent to ask its sign)."""
+    return sp.fraction(factor)[1]
+
+
 def decimal_first(printer, expr: sp.Mul, default, joint: str) -> str:
     """A product of a shown decimal with other factors, the decimal first (0.68 √2, not √2 · 0.68);
     any other product as the printer writes it."""
     decimals = [f for f in expr.args if isinstance(f, ShownDecimal)]
     rest = [f for f in expr.args if not isinstance(f, ShownDecimal)]
-    if not decimals or not rest or sp.fraction(expr)[1] != 1:
+    if not decimals or not rest or sp.Mul(*map(_denominator, expr.args)) != 1:
         return default(expr)
     sign = ""
     if rest[0].is_Number and rest[0].is_negative:
