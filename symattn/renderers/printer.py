@@ -113,12 +113,13 @@ class MathPrinter(LatexPrinter):
         return fast if fast is not None else decimal_first(self, expr, super()._print_Mul, " ")
 
     def _exponentials(self, expr: sp.Mul) -> str | None:
-        """c e^{x} e^{y}, a term of a row sum, as SymPy writes it when every exponent stays in
-        the numerator (positive, or negative with a symbol in it), without SymPy's fraction(),
-        which simplifies a symbolic exponent to ask whether it is constant; None otherwise."""
+        """c e^{x} e^{y} (or c e e^{y}), a term of a row sum, as SymPy writes it when every
+        exponent stays in the numerator (positive, or negative with a symbol in it), without
+        SymPy's fraction(), which simplifies a symbolic exponent to ask whether it is constant;
+        None otherwise."""
         args = expr.args
         powers = args[1:] if args[0].is_Integer else args
-        if not powers or not all(isinstance(f, sp.exp) and (f.exp.is_positive or (
+        if not powers or not all(f is sp.E or isinstance(f, sp.exp) and (f.exp.is_positive or (
                 f.exp.is_negative and f.exp.free_symbols)) for f in powers):
             return None
         sign = "- " if args[0].is_Integer and args[0] < 0 else ""
