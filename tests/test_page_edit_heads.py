@@ -8,7 +8,9 @@ fail instead when SYMATTN_REQUIRE_CLIENTS=1, as in .ci/run).
 
 from __future__ import annotations
 
+import json
 import math
+import statistics
 from fractions import Fraction
 
 import pytest
@@ -127,6 +129,7 @@ def run(tmp_path_factory) -> dict:
         (folder / f"{name}.html").write_text(build_page(load_problem(source)), encoding="utf-8")
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     jobs = [{"name": "heads", "page": pages["heads"], "scenario": "heads"},
+            {"name": "timing", "page": pages["heads"], "scenario": "timing"},
             {"name": "symbolic", "page": pages["symbolic"], "scenario": "symbolic"}]
     shots = [("heads", "head=2&row=2&tau=1&mask=off&step=4&X=1.2:1/2&W_Q_2=2.1:2&W_O=3.1:-1", "edit-block"),
              ("heads", "head=2&row=2&tau=1&mask=off&step=4&X=1.2:1/2&W_Q_2=2.1:2&W_O=3.1:-1", "heads-block"),
@@ -227,3 +230,14 @@ def test_axe_finds_no_serious_violation_after_an_edit(run):
         assert clean(run[name]["log"]), name
         assert [v for v in run[name]["axe"] if v["impact"] in ("serious", "critical")] == [], name
         assert (ARTIFACTS / f"{name}.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_edits_on_a_multi_head_page_are_timed(run):
+    """Recorded, not asserted against a clock (docs/performance.md): each edit and head change on
+    the two-head page, from the event to the end of the forced layout."""
+    changes = run["timing"]["changes"]
+    assert len(changes) == 12 and all(c["ms"] > 0 for c in changes)
+    medians = {name: round(statistics.median(c["ms"] for c in changes if c["name"] == name))
+               for name in ("edit W_Q", "edit W_O", "head")}
+    print(json.dumps({"change_ms_median_by_control": medians,
+                      "change_ms_max": round(max(c["ms"] for c in changes))}))

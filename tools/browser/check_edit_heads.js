@@ -4,7 +4,7 @@
 // "page", "scenario", ...}]}.
 // scenario "heads": an entry of head 2's W_Q typed, head 1 chosen, X and W_O typed, the link
 // reopened, the entries typed back, reset; "symbolic": an entry typed at the symbolic tau, then a
-// numeric tau, the link reopened, reset; "screenshot": job.hash at job.width x job.height, scrolled
+// numeric tau, the link reopened, reset; "timing": edits and head changes timed; "screenshot": job.hash at job.width x job.height, scrolled
 // to job.scrollTo, with axe-core's violations.
 "use strict";
 const path = require("path");
@@ -108,6 +108,35 @@ async function symbolic(browser, job) {
   return out;
 }
 
+// Each change on a multi-head page, from the event to the end of the forced layout of the
+// redrawn state (as check_edit.js times the 5-token page): two rounds of an entry of head 2's W_Q
+// and of W_O typed and typed back, and of the head chosen.
+async function timing(browser, job) {
+  const context = await browser.newContext({ viewport: VIEWPORT });
+  const page = await context.newPage();
+  await page.goto(pathToFileURL(path.resolve(job.page)).href + "#head=2&row=2&tau=1&mask=off&step=4");
+  await ready(page);
+  const changes = await page.evaluate(() => {
+    const $ = (id) => document.getElementById(id);
+    const timed = (name, id, value) => {
+      const start = performance.now();
+      $(id).value = value;
+      $(id).dispatchEvent(new Event("change", { bubbles: true }));
+      document.body.getBoundingClientRect(); // style and layout of the redrawn state
+      return { name, ms: performance.now() - start };
+    };
+    const out = [];
+    for (let round = 0; round < 2; round++) {
+      for (const value of ["2", "1"]) out.push(timed("edit W_Q", "edit-W_Q_2-2-1", value));
+      for (const value of ["-1", "1"]) out.push(timed("edit W_O", "edit-W_O-3-1", value));
+      for (const head of ["1", "2"]) out.push(timed("head", "head", head));
+    }
+    return out;
+  });
+  await context.close();
+  return { changes };
+}
+
 async function screenshot(browser, job) {
   const phone = job.width < 700;
   const context = await browser.newContext({ viewport: { width: job.width, height: job.height }, isMobile: phone, hasTouch: phone,
@@ -124,4 +153,4 @@ async function screenshot(browser, job) {
   return out;
 }
 
-serve({ heads, symbolic, screenshot });
+serve({ heads, symbolic, timing, screenshot });
