@@ -33,6 +33,15 @@ SWEEP = EXAMPLES / "09_parameter_sweep" / "problem.toml"
 Matrix = list[list[float]]
 
 
+def symbolic_heads(folder) -> str:
+    """The two-head example with its temperature the symbol t (and no answers): a problem file."""
+    text = TWO_HEADS.read_text(encoding="utf-8").split("[answers]")[0]
+    text = text.replace('mask = "causal"', 'mask = "causal"\ntemperature = "t"', 1)
+    path = folder / "symbolic_heads.toml"
+    path.write_text(text + '\n[symbols]\nt = "positive"\n', encoding="utf-8")
+    return str(path)
+
+
 def floats(matrix: sp.ImmutableMatrix) -> Matrix:
     return [[float(x) for x in matrix.row(i)] for i in range(matrix.rows)]
 
@@ -124,12 +133,13 @@ def run(tmp_path_factory) -> dict:
          "playwright-core is not installed (npm ci --prefix tools/browser)")
     folder = tmp_path_factory.mktemp("edit-heads")
     pages = {}
-    for name, source in (("heads", TWO_HEADS), ("symbolic", SYMBOLIC)):
+    for name, source in (("heads", TWO_HEADS), ("symbolic", SYMBOLIC), ("heads-t", symbolic_heads(folder))):
         pages[name] = str(folder / f"{name}.html")
         (folder / f"{name}.html").write_text(build_page(load_problem(source)), encoding="utf-8")
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     jobs = [{"name": "heads", "page": pages["heads"], "scenario": "heads"},
             {"name": "timing", "page": pages["heads"], "scenario": "timing"},
+            {"name": "heads-t", "page": pages["heads-t"], "scenario": "open", "hash": "head=2&row=2&tau=1.234&mask=off"},
             {"name": "symbolic", "page": pages["symbolic"], "scenario": "symbolic"}]
     shots = [("heads", "head=2&row=2&tau=1&mask=off&step=4&X=1.2:1/2&W_Q_2=2.1:2&W_O=3.1:-1", "edit-block"),
              ("heads", "head=2&row=2&tau=1&mask=off&step=4&X=1.2:1/2&W_Q_2=2.1:2&W_O=3.1:-1", "heads-block"),
@@ -241,3 +251,14 @@ def test_edits_on_a_multi_head_page_are_timed(run):
                for name in ("edit W_Q", "edit W_O", "head")}
     print(json.dumps({"change_ms_median_by_control": medians,
                       "change_ms_max": round(max(c["ms"] for c in changes))}))
+
+
+def test_a_multi_head_page_with_a_symbolic_temperature_says_why_it_has_no_editor(run, tmp_path):
+    assert heads_edit(load_problem(symbolic_heads(tmp_path))) is None
+    seen = run["heads-t"]["first"]
+    assert seen["editShown"] and seen["fields"] == {}
+    assert seen["editNote"].startswith("No editor on this page: C and MultiHead(X) take every head")
+    scores = [0.0, math.log(3), math.log(3)]  # head 2, row 2 at a free tau: its float64 softmax
+    weights = [math.exp(s / 1.234) for s in scores]
+    assert seen["heat"]["2"] == [f"≈{w / sum(weights):.4f}" for w in weights]
+    assert clean(run["heads-t"]["log"])

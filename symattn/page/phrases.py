@@ -343,6 +343,12 @@ PAGE_PHRASES: dict[str, dict[str, str]] = {
                      "zh": "每个头的输出 O（上方该头的最后一张表）成为 C 的一组列；C 乘 W_O 即本层输出。"
                            "含修改的元素时，C 与 MultiHead(X) 为本页以 float64 计算的值（≈），各头取文件"
                            "给定的温度与掩码；撤销修改即恢复精确值。"},
+    "edit_heads_symbolic": {"en": "No editor on this page: C and MultiHead(X) take every head at "
+                                  "its own temperature, a symbol here, so edited inputs would give "
+                                  "them no value to show. With numeric temperatures the page has "
+                                  "the editor.",
+                            "zh": "本页不提供修改：C 与 MultiHead(X) 按各头自己的温度计算，而此处温度是符号，"
+                                  "修改后的输入无法给出它们的数值。温度为数值时页面即提供修改。"},
     "edit_symbolic": {"en": "At τ = {tau} the weights are functions of {tau}, known exactly only for "
                             "the problem's own inputs; edited entries are computed in float64 at a "
                             "numeric temperature: choose one on the slider or type it.",
@@ -357,7 +363,7 @@ PAGE_PHRASES: dict[str, dict[str, str]] = {
 
 # words only a multi-head page or a page with a symbolic temperature uses (its editor's): the
 # other pages go without them (every byte of the page counts)
-HEADS_ONLY = frozenset({"edit_title_heads", "edit_heads", "heads_edited"})
+HEADS_ONLY = frozenset({"edit_title_heads", "edit_heads", "heads_edited", "edit_heads_symbolic"})
 SYMBOLIC_ONLY = frozenset({"edit_symbolic"})
 
 

@@ -4,7 +4,8 @@
 // "page", "scenario", ...}]}.
 // scenario "heads": an entry of head 2's W_Q typed, head 1 chosen, X and W_O typed, the link
 // reopened, the entries typed back, reset; "symbolic": an entry typed at the symbolic tau, then a
-// numeric tau, the link reopened, reset; "timing": edits and head changes timed; "screenshot": job.hash at job.width x job.height, scrolled
+// numeric tau, the link reopened, reset; "timing": edits and head changes timed; "open": the page
+// as opened (job.hash); "screenshot": job.hash at job.width x job.height, scrolled
 // to job.scrollTo, with axe-core's violations.
 "use strict";
 const path = require("path");
@@ -33,6 +34,7 @@ async function observe(page) {
       heat, summary: $("summary").textContent,
       tables: Object.fromEntries(["X", "W_Q", "Q", "K", "V", "A", "O", "C", "W_O", "MHA"].map((n) => [n, table(n)])),
       fields, editShown: !$("edit-block").hidden, editTitle: $("edit-title").textContent,
+      editNote: $("edit-block").querySelector(".note").textContent,
       editStatus: $("edit-status").textContent, headsNote: ($("heads-note") || {}).textContent || null,
       stateError: $("state-error").hidden ? null : $("state-error-text").textContent,
       tau: $("tau-text").value, tauShown: $("tau-value").textContent,
@@ -137,6 +139,18 @@ async function timing(browser, job) {
   return { changes };
 }
 
+// A page opened as it is (job.hash).
+async function open(browser, job) {
+  const context = await browser.newContext({ viewport: VIEWPORT });
+  const page = await context.newPage();
+  const log = watch(page);
+  await page.goto(pathToFileURL(path.resolve(job.page)).href + "#" + job.hash);
+  await ready(page);
+  const out = { log, first: await observe(page) };
+  await context.close();
+  return out;
+}
+
 async function screenshot(browser, job) {
   const phone = job.width < 700;
   const context = await browser.newContext({ viewport: { width: job.width, height: job.height }, isMobile: phone, hasTouch: phone,
@@ -153,4 +167,4 @@ async function screenshot(browser, job) {
   return out;
 }
 
-serve({ heads, symbolic, timing, screenshot });
+serve({ heads, symbolic, timing, open, screenshot });

@@ -121,6 +121,7 @@ function editedVariant() {
 // the editor: one text field per entry, under the heatmap
 function setUpEditor() {
   const given = editData();
+  if (!given && data.heads && free) noHeadsEditor();
   if (!given) return;
   $("edit-block").hidden = false;
   $("edit-projections").hidden = !data.projections;
@@ -216,6 +217,13 @@ function typedIn(name, cells) {
 }
 function approxCells(m) {
   return m.map((row) => row.map((x) => [null, x.toFixed(data.places), true]));
+}
+// a multi-head page whose temperature is a symbol: why it has no editor
+function noHeadsEditor() {
+  $("edit-block").hidden = false;
+  $("edit-title").textContent = P.edit_title_heads;
+  $("edit-block").querySelector(".note").textContent = P.edit_heads_symbolic;
+  $("edit-block").querySelector(".edit-line").hidden = true;
 }
 function setUpHeadsEditor() {
   $("edit-title").textContent = P.edit_title_heads;
