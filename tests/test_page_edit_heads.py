@@ -213,6 +213,7 @@ def test_typing_back_or_resetting_gives_the_exact_heads_again(run):
 def test_the_symbolic_temperature_page_edits_at_a_numeric_temperature(run):
     seen = run["symbolic"]
     assert seen["initial"]["editShown"] and seen["initial"]["stateError"] is None
+    assert seen["initial"]["sliderDimmed"] and not seen["numeric"]["sliderDimmed"]  # t: off the slider
     at_t = seen["edited"]  # at tau = t an edit has no exact value: the page says so
     assert at_t["hash"] == "#row=3&tau=t&mask=on&step=4&Q=3.1:2"
     assert at_t["stateError"].startswith("At τ = t the weights are functions of t")

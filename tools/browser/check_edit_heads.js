@@ -37,7 +37,7 @@ async function observe(page) {
       editNote: $("edit-block").querySelector(".note").textContent,
       editStatus: $("edit-status").textContent, headsNote: ($("heads-note") || {}).textContent || null,
       stateError: $("state-error").hidden ? null : $("state-error-text").textContent,
-      tau: $("tau-text").value, tauShown: $("tau-value").textContent,
+      tau: $("tau-text").value, tauShown: $("tau-value").textContent, sliderDimmed: $("tau").classList.contains("symbolic"),
       cards: [...document.querySelectorAll("#edit-grids figure:not([hidden]) figcaption")].map((f) => f.textContent),
     };
   });

@@ -64,6 +64,8 @@ function syncControls() {
   }
   if (document.activeElement !== $("tau-text")) $("tau-text").value = state.tau;
   for (const button of document.querySelectorAll(".tau-pick")) button.setAttribute("aria-pressed", String(button.textContent === state.tau));
+  // a symbolic tau (t) has no place on the slider: dimmed
+  $("tau").classList.toggle("symbolic", Boolean(free) && k >= 0 && tau.value === undefined);
   $("mask").checked = state.mask === "on";
   syncEditor();
 }
