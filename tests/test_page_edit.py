@@ -38,12 +38,12 @@ def test_each_entry_is_given_as_float_text_and_exact_fraction():
     assert data["scale"] == SCALE and data["limit"] == 1000 and data["editable"] == ["Q", "K", "V"]
 
 
-def test_an_irrational_entry_has_no_fraction_and_a_symbolic_problem_no_editor():
+def test_an_irrational_entry_has_no_fraction_and_a_symbol_in_the_inputs_no_editor():
     data = edit_data(load_problem(PROJECTIONS))
     assert data["editable"] == ["X", "W_Q", "W_K", "W_V"]  # Q, K, V follow from them
     assert data["W_K"][2][0] == [float(sp.log(3)), "1.09861", None]
     assert data["K"][0][0] == [math.log(2), "0.693147", None]  # K = XW_K: row 1 is ln 2
-    assert edit_data(load_problem(SYMBOLIC)) is None
+    assert edit_data(load_problem(EXAMPLES / "09_parameter_sweep" / "problem.toml")) is None  # theta in Q
 
 
 @pytest.mark.parametrize("value, shown", [(Fraction(1, 3), "1/3"), (Fraction(-13, 10), "-1.3"),
@@ -215,7 +215,7 @@ def test_which_entries_are_editable_is_said_where_the_problem_gives_projections(
     assert projections["editShown"] and projections["projectionsNote"]
     assert sorted({key.split("-")[1] for key in projections["fields"]}) == ["W_K", "W_Q", "W_V", "X"]
     assert projections["fields"]["edit-W_K-1-1"]["value"] == "0.693147"  # ln 2, as a float
-    assert not edit_run["symbolic"]["first"]["editShown"]  # symbols: no float values to compute
+    assert edit_run["symbolic"]["first"]["editShown"]  # a symbolic tau: Q, K, V are floats all the same
     for name in ("projections", "symbolic"):
         assert clean(edit_run[name]["log"])
 
