@@ -145,7 +145,7 @@ def test_an_edited_entry_changes_a_and_o_as_float64_predicts(edit_run):
     assert edited["tables"]["Q"][2][1]["tex"] == "1"  # an entry not edited stays exact
     assert edited["fields"]["edit-Q-3-1"]["edited"] and edited["focus"] == "edit-Q-3-1"
     assert edited["hash"] == "#row=3&tau=17%2F20&mask=on&step=4&Q=3.1:1/2"
-    assert "Edited entries of Q, K, V: 1." in edited["derivation"] and edited["checks"] is None
+    assert "Edited entries: 1. R, S, L, A and O" in edited["derivation"] and edited["checks"] is None
     assert "undo the edits to see them" in edited["mistakes"]
     second = run["second"]
     weights, outputs = float64_row({("Q", 3, 1): Fraction(1, 2), ("K", 2, 1): Fraction(-3, 4)}, 0.85)
@@ -207,7 +207,7 @@ def test_typing_the_entries_back_or_resetting_gives_the_exact_values_again(edit_
     assert not any(f["edited"] for f in undone["fields"].values())
     reset = run["reset"]
     assert reset["hash"] == "#row=3&tau=17%2F20&mask=on&step=1"
-    assert reset["fields"]["edit-V-2-2"]["value"] == "1" and reset["editStatus"] == "The problem's own Q, K, V."
+    assert reset["fields"]["edit-V-2-2"]["value"] == "1" and reset["editStatus"] == "The problem's own inputs."
 
 
 def test_which_entries_are_editable_is_said_where_the_problem_gives_projections(edit_run):

@@ -320,12 +320,12 @@ PAGE_PHRASES: dict[str, dict[str, str]] = {
     "edit_count": {"en": "Edited entries: {count}. Every value is computed in this page in "
                          "float64 (≈).",
                    "zh": "已修改 {count} 个元素：各值由本页以 float64 计算（≈）。"},
-    "edit_none": {"en": "The problem's own Q, K, V.", "zh": "题目原本的 Q、K、V。"},
+    "edit_none": {"en": "The problem's own inputs.", "zh": "题目原本的输入。"},
     "edit_undo": {"en": "Undo edits", "zh": "撤销修改"},
-    "edit_note": {"en": "Edited entries of Q, K, V: {count}. R, S, L, A and O are float64 values "
+    "edit_note": {"en": "Edited entries: {count}. R, S, L, A and O are float64 values "
                         "computed in this page (marked ≈). The exact derivation and its checks are "
                         "for the problem's own inputs: undo the edits to see them.",
-                  "zh": "你修改了 Q、K、V 的 {count} 个元素：R、S、L、A、O 是本页以 float64 计算的值"
+                  "zh": "你修改了 {count} 个元素：R、S、L、A、O 是本页以 float64 计算的值"
                         "（标 ≈）。精确推导及核对针对题目原本的输入：撤销修改即可查看。"},
     # ---- editable inputs on multi-head and symbolic-temperature pages ----
     "edit_title_heads": {"en": "Edit X, this head's W_Q, W_K, W_V, and W_O",
