@@ -38,12 +38,12 @@ def test_each_entry_is_given_as_float_text_and_exact_fraction():
     assert data["scale"] == SCALE and data["limit"] == 1000 and data["editable"] == ["Q", "K", "V"]
 
 
-def test_an_irrational_entry_has_no_fraction_and_a_symbolic_problem_no_editor():
+def test_an_irrational_entry_has_no_fraction_and_a_symbol_in_the_inputs_no_editor():
     data = edit_data(load_problem(PROJECTIONS))
     assert data["editable"] == ["X", "W_Q", "W_K", "W_V"]  # Q, K, V follow from them
     assert data["W_K"][2][0] == [float(sp.log(3)), "1.09861", None]
     assert data["K"][0][0] == [math.log(2), "0.693147", None]  # K = XW_K: row 1 is ln 2
-    assert edit_data(load_problem(SYMBOLIC)) is None
+    assert edit_data(load_problem(EXAMPLES / "09_parameter_sweep" / "problem.toml")) is None  # theta in Q
 
 
 @pytest.mark.parametrize("value, shown", [(Fraction(1, 3), "1/3"), (Fraction(-13, 10), "-1.3"),
@@ -145,7 +145,7 @@ def test_an_edited_entry_changes_a_and_o_as_float64_predicts(edit_run):
     assert edited["tables"]["Q"][2][1]["tex"] == "1"  # an entry not edited stays exact
     assert edited["fields"]["edit-Q-3-1"]["edited"] and edited["focus"] == "edit-Q-3-1"
     assert edited["hash"] == "#row=3&tau=17%2F20&mask=on&step=4&Q=3.1:1/2"
-    assert "Edited entries of Q, K, V: 1." in edited["derivation"] and edited["checks"] is None
+    assert "Edited entries: 1. R, S, L, A and O" in edited["derivation"] and edited["checks"] is None
     assert "undo the edits to see them" in edited["mistakes"]
     second = run["second"]
     weights, outputs = float64_row({("Q", 3, 1): Fraction(1, 2), ("K", 2, 1): Fraction(-3, 4)}, 0.85)
@@ -207,7 +207,7 @@ def test_typing_the_entries_back_or_resetting_gives_the_exact_values_again(edit_
     assert not any(f["edited"] for f in undone["fields"].values())
     reset = run["reset"]
     assert reset["hash"] == "#row=3&tau=17%2F20&mask=on&step=1"
-    assert reset["fields"]["edit-V-2-2"]["value"] == "1" and reset["editStatus"] == "The problem's own Q, K, V."
+    assert reset["fields"]["edit-V-2-2"]["value"] == "1" and reset["editStatus"] == "The problem's own inputs."
 
 
 def test_which_entries_are_editable_is_said_where_the_problem_gives_projections(edit_run):
@@ -215,7 +215,7 @@ def test_which_entries_are_editable_is_said_where_the_problem_gives_projections(
     assert projections["editShown"] and projections["projectionsNote"]
     assert sorted({key.split("-")[1] for key in projections["fields"]}) == ["W_K", "W_Q", "W_V", "X"]
     assert projections["fields"]["edit-W_K-1-1"]["value"] == "0.693147"  # ln 2, as a float
-    assert not edit_run["symbolic"]["first"]["editShown"]  # symbols: no float values to compute
+    assert edit_run["symbolic"]["first"]["editShown"]  # a symbolic tau: Q, K, V are floats all the same
     for name in ("projections", "symbolic"):
         assert clean(edit_run[name]["log"])
 

@@ -98,10 +98,11 @@ EXPONENTS = [sp.Rational(3, 17) * sp.sqrt(2), -sp.Rational(3) / t, sp.log(2) / 3
 
 @settings(max_examples=300, deadline=None)
 @given(st.integers(-40, 40), st.lists(st.sampled_from(EXPONENTS), min_size=1, max_size=3),
-       st.booleans())
-def test_products_of_exponentials_print_as_sympy_prints_them(c, exponents, slash):
-    """The printer's shortcut for c e^{x} e^{y} gives SymPy's own LaTeX, where it applies."""
-    x = sp.Integer(c) * sp.Mul(*(sp.exp(e) for e in exponents))
+       st.booleans(), st.booleans())
+def test_products_of_exponentials_print_as_sympy_prints_them(c, exponents, slash, with_e):
+    """The printer's shortcut for c e^{x} e^{y} (and c e e^{y}) gives SymPy's own LaTeX, where
+    it applies."""
+    x = sp.Integer(c) * sp.Mul(*(sp.exp(e) for e in exponents)) * (sp.E if with_e else 1)
     if not x.is_Mul:
         return
     printer = MathPrinter({"slash": slash})

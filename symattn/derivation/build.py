@@ -21,6 +21,7 @@ from .approx import Approx, approximate
 from .forms import integer_powers, over_root
 from .names import Name, choose_names
 from .options import Options
+from .products import expanded_product
 
 DECIMAL_STAGES = ("S", "L", "E", "A", "O")
 PROJECTED = ("X", "Y", "W_Q", "W_K", "W_V")
@@ -72,8 +73,9 @@ def derive(trace: Trace, report: Report, options: Options = Options(),
     form = _form(p)
     display = _display(trace, naming.inner, naming.whole, form)
     numbers = _numbers(trace, options.places) if not p.symbols else None
+    seen: dict[sp.Expr, Approx | None] = {}
     decimals = {name: _grid(trace.stage(name) if name != "E" else trace.E, numbers[name],
-                            options.places) for name in DECIMAL_STAGES} if numbers else {}
+                            options.places, seen) for name in DECIMAL_STAGES} if numbers else {}
     if numbers:
         decimals["Z"] = [[approximate(z, n, options.places) if z is not None else None]
                          for z, n in zip(trace.Z, numbers["Z"])]
@@ -125,7 +127,7 @@ def _display(trace: Trace, inner: dict, whole: dict, form: Form) -> "Shown":
     display["A"] = trace.A.applyfunc(lambda x: whole.get(x, form(x.xreplace(inner))))
     display["W"] = form(trace.A.xreplace(inner))  # weights with a and t but without p, q, ...
     display["E"] = form(trace.E.xreplace(inner))
-    numerators = lambda: form((trace.E.xreplace(inner) * p.V).applyfunc(sp.expand))  # O_ic Z_i
+    numerators = lambda: form(expanded_product(trace.E.xreplace(inner), p.V))  # O_ic Z_i
     if whole and all(x.is_Rational or x in whole for x in trace.A):
         display["O"] = form(sp.ImmutableMatrix(display["A"] * p.V).applyfunc(sp.expand))
     if p.projections is not None:
@@ -175,8 +177,14 @@ def _numbers(trace: Trace, places: int) -> dict[str, list[list[mpmath.mpf]]]:
     return numbers
 
 
-def _grid(matrix: sp.ImmutableMatrix, numbers, places: int) -> Grid:
-    return [[approximate(x, number, places) for x, number in zip(row, numbers_row)]
+def _grid(matrix: sp.ImmutableMatrix, numbers, places: int, seen: dict) -> Grid:
+    """Each entry's decimal; seen: the decimals of values already met (a wide problem's stages
+    repeat their entries: R's integers, S's k/√d_k, every exponential in E, A and O)."""
+    def decimal(x: sp.Expr, number) -> Approx | None:
+        if x not in seen:
+            seen[x] = approximate(x, number, places)
+        return seen[x]
+    return [[decimal(x, number) for x, number in zip(row, numbers_row)]
             for row, numbers_row in zip(matrix.tolist(), numbers)]
 
 

@@ -8,6 +8,8 @@ from functools import lru_cache
 
 import sympy as sp
 
+from ..exact.sympy_fast import immutable_matrix
+
 
 def over_root(r: sp.Expr, d: int) -> sp.Expr:
     """A raw score r divided by √d as the course writes it: 1/√2, 2/√3, 2 ln 3/√2 (√4 = 2
@@ -26,7 +28,8 @@ def over_root(r: sp.Expr, d: int) -> sp.Expr:
 def integer_powers(expr: sp.Basic) -> sp.Basic:
     """e^{c ln n + b} written n^c e^b, and n^k · n^r written n^{k+r}, everywhere in expr."""
     if isinstance(expr, sp.MatrixBase):
-        return sp.ImmutableMatrix(expr.rows, expr.cols, [_powers(x) for x in expr])
+        return immutable_matrix(expr.rows, expr.cols,
+                                [_powers(x) for row in expr.tolist() for x in row])
     return _powers(expr)
 
 
@@ -36,16 +39,21 @@ def _powers(expr: sp.Basic) -> sp.Basic:
     if expr.is_Atom or not expr.args:
         return expr
     if isinstance(expr, sp.exp):
-        return _exp_as_powers(expr.args[0])
+        powers = _exp_as_powers(expr.args[0])
+        return expr if powers is None else powers
     args = [_powers(a) for a in expr.args]
-    if expr.is_Mul:
+    same = all(a is b for a, b in zip(args, expr.args))
+    if expr.is_Mul and not (same and not _mergeable(args)):
         return _merged_powers(args)
-    if all(a is b for a, b in zip(args, expr.args)):
+    if same:
         return expr
     return expr.func(*args, evaluate=False) if expr.is_Add or expr.is_Pow else expr.func(*args)
 
 
-def _exp_as_powers(argument: sp.Expr) -> sp.Expr:
+def _exp_as_powers(argument: sp.Expr) -> sp.Expr | None:
+    """e^{c ln n + b} as n^c e^b; None when the exponent holds no c ln n."""
+    if not argument.has(sp.log):
+        return None
     powers, rest = [], []
     for term in sp.Add.make_args(sp.expand(argument)):
         logs = [f for f in sp.Mul.make_args(term) if isinstance(f, sp.log) and f.args[0].is_Integer
@@ -55,9 +63,15 @@ def _exp_as_powers(argument: sp.Expr) -> sp.Expr:
         else:
             rest.append(term)
     if not powers:
-        return sp.exp(argument)
+        return None
     factors = powers + ([sp.exp(sp.Add(*rest))] if rest else [])
     return _merged_powers(factors)
+
+
+def _mergeable(factors: tuple[sp.Expr, ...] | list[sp.Expr]) -> bool:
+    """Whether _merged_powers could change the product: an integer beside a power of an integer."""
+    return any(f.is_Integer for f in factors) and any(
+        f.is_Pow and f.base.is_Integer and f.exp.is_Rational for f in factors)
 
 
 def _merged_powers(factors: list[sp.Expr]) -> sp.Expr:

@@ -52,7 +52,7 @@ def choose_names(trace: Trace, taken: set[str]) -> Naming:
     taken.update(RESERVED)
     names: list[Name] = []
     inner: dict[sp.Expr, sp.Expr] = {}
-    logits = {x for x in trace.L if x.is_finite and not x.is_Rational and not x.is_Atom
+    logits = {x for x in trace.L if not x.is_Atom and not x.is_Rational  # -∞ is an atom
               and not x.free_symbols}
     if len(logits) == 1 and sp.exp(value := logits.pop()).has(sp.exp):  # e^{ln 2} = 2 is shown
         symbol = sp.Symbol(fresh(LOGIT_LETTERS, taken), real=True)
@@ -109,14 +109,13 @@ def _generators(trace: Trace, named: set[sp.Expr], taken: set[str]
     """One generator t = exp(g·b) per basis b when every exp argument is a rational multiple;
     none for a basis with a logarithm (e^{ln 2/t} is written 2^{1/t})."""
     arguments = _exp_arguments([x for m in (trace.A, trace.O, trace.E) for row in m.tolist()
-                                for x in row])
+                                for x in row]) - named
+    split = {argument: argument.as_coeff_Mul() for argument in arguments}
+    if any(not c.is_Rational or basis.is_Add for c, basis in split.values()):
+        return {}  # before sorting: SymPy's sort key evaluates every term of a sum
     groups: dict[sp.Expr, list[Fraction]] = {}
     for argument in sorted(arguments, key=sp.default_sort_key):
-        if argument in named:
-            continue
-        c, basis = argument.as_coeff_Mul()
-        if not c.is_Rational or basis.is_Add:
-            return {}
+        c, basis = split[argument]
         groups.setdefault(basis, []).append(Fraction(int(c.p), int(c.q)))
     groups = {b: c for b, c in groups.items() if not b.has(sp.log)}
     if len(groups) == 1:

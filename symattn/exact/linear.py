@@ -20,7 +20,7 @@ from ..errors import InputError
 from ..limits import MAX_EXACT_FACTOR_BITS, MAX_ROOT_BITS
 from ..parse.primes import log_reduced
 from .exp_eval import exp_eval
-from .sympy_fast import ONE
+from .sympy_fast import ONE, build_sums
 
 LinearForm = dict[sp.Expr, Fraction]
 LogPart = tuple[tuple[int, Fraction], ...]  # (prime, rational power) of exp(sum c_p ln p)
@@ -118,8 +118,8 @@ def rational_matmul_t(a: list[list[Fraction]], b: list[list[Fraction]]) -> list[
 
 
 def to_expr(form: Mapping[sp.Expr, Fraction]) -> sp.Expr:
-    """Build the SymPy expression of a linear form."""
-    return sp.Add(*(sp.Rational(c.numerator, c.denominator) * b for b, c in form.items()))
+    """Build the SymPy expression of a linear form (as sp.Add of c·b, without Add.flatten)."""
+    return build_sums([form])[0]
 
 
 def is_log_atom(basis: sp.Expr) -> bool:

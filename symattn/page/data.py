@@ -26,7 +26,7 @@ from ..renderers.walk import row_blocks
 from ..renderers.markdown import block as markdown_block
 from ..renderers.phrases import PHRASES
 from ..renderers.printer import escape_text, math
-from .edit import edit_data
+from .edit import edit_data, float_problem
 from .handcheck import hand_checks
 from .lesson import PAGE_TAKEN, legend, lesson_data
 from .mistakes import mistakes_data
@@ -144,8 +144,10 @@ def rational(t: sp.Expr) -> Json:
 
 def free_data(problem: Problem, masks: dict[str, str]) -> Json | None:
     """What the page needs to compute any other temperature in float64: S (it does not depend on
-    tau), M for each mask state, V. None for a problem with symbols (no float values)."""
-    if problem.symbols:
+    tau), M for each mask state, V. None for a problem with symbols other than a symbolic
+    temperature (no float values)."""
+    problem = float_problem(problem)
+    if problem is None:
         return None
     out: Json = {"min": 0.05, "max": 5, "V": floats(problem.V), "S": None, "M": {}}
     for state, kind in masks.items():
@@ -176,7 +178,7 @@ def common(p: Problem | ShapeProblem, lang: str, store: MathStore, places: int) 
     cols = p.column_labels if isinstance(p, Problem) else tuple(str(j + 1) for j in range(p.n_k))
     for label in (p.title or "", *rows, *cols):
         escape_text(label)  # refuses control and bidi characters, as every renderer does
-    scale = getattr(p, "scale", None)
+    scale, tau = getattr(p, "scale", None), getattr(p, "temperature", None)
     headings = {**HEADINGS, "S": SCALED.get(scale, r"S = s\,QK^{\mathsf T}")}
     return {
         "lang": lang,
@@ -190,7 +192,7 @@ def common(p: Problem | ShapeProblem, lang: str, store: MathStore, places: int) 
         "rowMath": {letter: [store.add(f"{letter}_{{{i}}}") for i in range(1, p.n_q + 1)]
                     for letter in ("q", "O")},
         "words": {name: PHRASES[WORDS[name]][lang] for name in TABLES},
-        "phrases": page_phrases(lang),
+        "phrases": page_phrases(lang, symbolic=tau in getattr(p, "symbols", ())),
         "lesson": lesson_data(getattr(p, "page", None), lang),
     }
 

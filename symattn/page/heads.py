@@ -16,7 +16,9 @@ from ..exact.heads import attend_heads
 from ..model import MultiHeadProblem
 from .data import MathStore, collect, grid, temperature_choices
 from .lesson import lesson_data
+from .phrases import page_phrases
 from .data import key as url_key
+from .edit_heads import heads_edit
 
 Json = dict[str, Any]
 SHARED = ("lang", "title", "source", "places", "rowLabels", "colLabels", "phrases", "words",
@@ -41,6 +43,7 @@ def heads_data(problem: MultiHeadProblem, temperatures: list[sp.Expr], lang: str
         "headings": {"C": store.add(concat), "W_O": store.add("W_O"),
                      "MHA": store.add(r"\operatorname{MultiHead}(X) = C\,W_O")},
         "settings": [{"tau": url_key(head.temperature), "mask": head.mask} for head in problem.heads],
+        "edit": heads_edit(problem),
         "formula": store.add(r"\operatorname{MultiHead}(X) = \operatorname{Concat}("
                              + ", ".join(f"\\mathrm{{head}}_{{{k}}}" for k in range(1, h + 1))
                              + r")\,W_O"),
@@ -49,9 +52,11 @@ def heads_data(problem: MultiHeadProblem, temperatures: list[sp.Expr], lang: str
     heads = [{name: value for name, value in data.items() if name not in SHARED} for data in collected]
     for h, (head, given) in enumerate(zip(heads, problem.heads), start=1):
         head["headings"] = {**head["headings"], "O": store.add(f"O^{{({h})}} = AV")}  # a block of C
+        head["edit"] = head["edit"] and {"scale": head["edit"]["scale"]}  # entries: combine["edit"]
         if head["projections"] is not None:
             head["projections"]["headings"] |= head_headings(store, h, given.projections.Y is not None)
-    return {**collected[0], "title": title, "heads": heads, "combine": combine,
+    return {**collected[0], "title": title, "heads": heads, "combine": combine, "edit": heads[0]["edit"],
+            "phrases": page_phrases(lang, heads=True),
             "lesson": lesson_data(problem.page, lang),
             "defaults": {**collected[0]["defaults"], "head": 1}}
 

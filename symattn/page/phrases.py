@@ -187,8 +187,8 @@ PAGE_PHRASES: dict[str, dict[str, str]] = {
     "head_tag": {"en": "head {head}", "zh": "第 {head} 个头"},
     "heads_title": {"en": "Combining the heads: concatenate, then project",
                     "zh": "合并各头：先拼接，再投影"},
-    "share_heads": {"en": "Share link (restores head, row, temperature, mask and step)",
-                    "zh": "分享链接（恢复注意力头、行、温度、掩码与步骤）"},
+    "share_heads": {"en": "Share link (restores head, row, temperature, mask, step and edits)",
+                    "zh": "分享链接（恢复注意力头、行、温度、掩码、步骤与修改）"},
     "heads_note": {"en": "Each head's output O (its last table above) becomes a block of columns "
                          "of C; C times W_O is the layer's output. These three tables are exact, "
                          "at each head's own temperature and mask as the file gives them.",
@@ -320,13 +320,40 @@ PAGE_PHRASES: dict[str, dict[str, str]] = {
     "edit_count": {"en": "Edited entries: {count}. Every value is computed in this page in "
                          "float64 (≈).",
                    "zh": "已修改 {count} 个元素：各值由本页以 float64 计算（≈）。"},
-    "edit_none": {"en": "The problem's own Q, K, V.", "zh": "题目原本的 Q、K、V。"},
+    "edit_none": {"en": "The problem's own inputs.", "zh": "题目原本的输入。"},
     "edit_undo": {"en": "Undo edits", "zh": "撤销修改"},
-    "edit_note": {"en": "Edited entries of Q, K, V: {count}. R, S, L, A and O are float64 values "
+    "edit_note": {"en": "Edited entries: {count}. R, S, L, A and O are float64 values "
                         "computed in this page (marked ≈). The exact derivation and its checks are "
                         "for the problem's own inputs: undo the edits to see them.",
-                  "zh": "你修改了 Q、K、V 的 {count} 个元素：R、S、L、A、O 是本页以 float64 计算的值"
+                  "zh": "你修改了 {count} 个元素：R、S、L、A、O 是本页以 float64 计算的值"
                         "（标 ≈）。精确推导及核对针对题目原本的输入：撤销修改即可查看。"},
+    # ---- editable inputs on multi-head and symbolic-temperature pages ----
+    "edit_title_heads": {"en": "Edit X, this head's W_Q, W_K, W_V, and W_O",
+                         "zh": "修改 X、本头的 W_Q、W_K、W_V 及 W_O"},
+    "edit_heads": {"en": "X and W_O are shared by the heads; W_Q, W_K, W_V are the chosen head's "
+                         "(each head keeps its edits). C and MultiHead(X) then take every head at "
+                         "its own temperature and mask, in float64.",
+                   "zh": "X 与 W_O 为各头共用；W_Q、W_K、W_V 属于所选的头（各头的修改分别保留）。"
+                         "此后 C 与 MultiHead(X) 按各头自己的温度与掩码以 float64 计算。"},
+    "heads_edited": {"en": "Each head's output O (its last table above) becomes a block of columns "
+                           "of C; C times W_O is the layer's output. With the edited entries, C and "
+                           "MultiHead(X) are float64 values computed in this page (≈), at each "
+                           "head's own temperature and mask as the file gives them; undo the edits "
+                           "for the exact ones.",
+                     "zh": "每个头的输出 O（上方该头的最后一张表）成为 C 的一组列；C 乘 W_O 即本层输出。"
+                           "含修改的元素时，C 与 MultiHead(X) 为本页以 float64 计算的值（≈），各头取文件"
+                           "给定的温度与掩码；撤销修改即恢复精确值。"},
+    "edit_heads_symbolic": {"en": "No editor on this page: C and MultiHead(X) take every head at "
+                                  "its own temperature, a symbol here, so edited inputs would give "
+                                  "them no value to show. With numeric temperatures the page has "
+                                  "the editor.",
+                            "zh": "本页不提供修改：C 与 MultiHead(X) 按各头自己的温度计算，而此处温度是符号，"
+                                  "修改后的输入无法给出它们的数值。温度为数值时页面即提供修改。"},
+    "edit_symbolic": {"en": "At τ = {tau} the weights are functions of {tau}, known exactly only for "
+                            "the problem's own inputs; edited entries are computed in float64 at a "
+                            "numeric temperature: choose one on the slider or type it.",
+                      "zh": "τ = {tau} 时权重是 {tau} 的函数，仅对题目原本的输入有精确值；修改后的元素须在"
+                            "数值温度下以 float64 计算：请用滑块选择或直接输入一个温度。"},
     "edit_mistakes": {"en": "The classic mistakes are worked out for the problem's own Q, K, V: "
                             "undo the edits to see them.",
                       "zh": "经典错误按题目原本的 Q、K、V 算出：撤销修改即可查看。"},
@@ -334,6 +361,13 @@ PAGE_PHRASES: dict[str, dict[str, str]] = {
 """Key -> language -> text; every key in both languages with the same placeholders."""
 
 
-def page_phrases(lang: str) -> dict[str, str]:
-    """The page's words in one language."""
-    return {key: texts[lang] for key, texts in PAGE_PHRASES.items()}
+# words only a multi-head page or a page with a symbolic temperature uses (its editor's): the
+# other pages go without them (every byte of the page counts)
+HEADS_ONLY = frozenset({"edit_title_heads", "edit_heads", "heads_edited", "edit_heads_symbolic"})
+SYMBOLIC_ONLY = frozenset({"edit_symbolic"})
+
+
+def page_phrases(lang: str, heads: bool = False, symbolic: bool = False) -> dict[str, str]:
+    """The page's words in one language (with those of its heads or its symbolic temperature)."""
+    skip = (frozenset() if heads else HEADS_ONLY) | (frozenset() if symbolic else SYMBOLIC_ONLY)
+    return {key: texts[lang] for key, texts in PAGE_PHRASES.items() if key not in skip}

@@ -66,19 +66,25 @@ def pack(items: list[str], fit: Fit, separator: str = r",\qquad ") -> list[str] 
 
 def vector(entries: list[str], fit: Fit, lhs: str = "", relation: str = "=") -> list[str] | None:
     """(e₁, e₂, …) with an optional "lhs =" in front, broken after a comma when it is too
-    wide; None if one entry alone does not fit."""
+    wide; None if one entry alone does not fit. Each entry is measured once: a line's width
+    is the sum of its pieces' (after a comma or \\quad an entry is spaced as on its own; the
+    first is measured with the parenthesis, which spaces a leading minus differently)."""
     head = f"{lhs} {relation} " if lhs else ""
-    whole = head + r"\bigl(" + ", ".join(entries) + r"\bigr)"
-    if fit.fits(whole):
-        return [whole]
-    lines, current = [], head + r"\bigl(" + entries[0]
-    width(current)  # the line grows from here: later measurements go on from it
-    for entry in entries[1:]:
-        if fit.fits(current + ", " + entry + r"\bigr)", after=current):
-            joined_width(current, ", " + entry)  # kept as the next line's start
-            current += ", " + entry
+    current = head + r"\bigl(" + entries[0]
+    closing, comma, at = width(r"\bigr)"), width(","), width(current)
+    sizes = [width(entry) for entry in entries[1:]]
+    if _fits(at + sum(sizes) + comma * len(sizes) + closing, fit):
+        return [head + r"\bigl(" + ", ".join(entries) + r"\bigr)"]
+    lines = []
+    for entry, size in zip(entries[1:], sizes):
+        if _fits(at + comma + size + closing, fit):
+            current, at = current + ", " + entry, at + comma + size
         else:
-            lines.append(current + ",")
-            current = r"\quad " + entry
-    lines.append(current + r"\bigr)")
-    return lines if all(fit.fits(line) for line in lines) else None
+            lines.append((current + ",", at + comma))
+            current, at = r"\quad " + entry, width(r"\quad") + size
+    lines.append((current + r"\bigr)", at + closing))
+    return [line for line, _ in lines] if all(_fits(w, fit) for _, w in lines) else None
+
+
+def _fits(points: float, fit: Fit) -> bool:
+    return points * SAFETY <= fit.points

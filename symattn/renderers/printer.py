@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import sympy as sp
 from sympy.printing.latex import LatexPrinter
 from sympy.printing.precedence import PRECEDENCE
@@ -90,17 +92,34 @@ class MathPrinter(LatexPrinter):
             memo[expr] = super()._print_Add(expr, order)
         return memo[expr]
 
+    def _as_ordered_terms(self, expr: sp.Expr, order: str | None = None) -> list[sp.Expr]:
+        """The terms in SymPy's order; a sum of three or more constant terms (a row's sum of
+        exponentials) ordered as Expr.as_ordered_terms orders it, by each term's value as a
+        complex float, with the value of each factor computed once (SymPy evaluates every
+        factor of every term each time it prints a sum)."""
+        terms = sp.Add.make_args(expr)
+        if (order or self.order) is not None or len(terms) < 3 or \
+                not all(t.is_number for t in terms):
+            return super()._as_ordered_terms(expr, order)
+        values = [_complex_value(t) for t in terms]
+        if any(v is None for v in values):
+            return super()._as_ordered_terms(expr, order)
+        keyed = sorted(zip(terms, values), key=lambda tv: ((bool(tv[1].imag), tv[1].imag),
+                                                           (tv[1].real, tv[1].imag)))
+        return [t for t, _ in keyed]
+
     def _print_Mul(self, expr: sp.Mul) -> str:
         fast = self._exponentials(expr)
         return fast if fast is not None else decimal_first(self, expr, super()._print_Mul, " ")
 
     def _exponentials(self, expr: sp.Mul) -> str | None:
-        """c e^{x} e^{y}, a term of a row sum, as SymPy writes it when every exponent stays in
-        the numerator (positive, or negative with a symbol in it), without SymPy's fraction(),
-        which simplifies a symbolic exponent to ask whether it is constant; None otherwise."""
+        """c e^{x} e^{y} (or c e e^{y}), a term of a row sum, as SymPy writes it when every
+        exponent stays in the numerator (positive, or negative with a symbol in it), without
+        SymPy's fraction(), which simplifies a symbolic exponent to ask whether it is constant;
+        None otherwise."""
         args = expr.args
         powers = args[1:] if args[0].is_Integer else args
-        if not powers or not all(isinstance(f, sp.exp) and (f.exp.is_positive or (
+        if not powers or not all(f is sp.E or isinstance(f, sp.exp) and (f.exp.is_positive or (
                 f.exp.is_negative and f.exp.free_symbols)) for f in powers):
             return None
         sign = "- " if args[0].is_Integer and args[0] < 0 else ""
@@ -116,6 +135,30 @@ class MathPrinter(LatexPrinter):
         return super()._deal_with_super_sub(string, style).replace(r"\mathscr{", r"\mathcal{")
 
 
+_FACTOR_VALUES: dict[sp.Expr, complex | None] = {}
+
+
+def _complex_value(term: sp.Expr) -> complex | None:
+    """A constant term's value as Expr.as_terms computes it (its coefficient, then times each
+    factor, as Python complex numbers, in the order of its factors); None if a factor has no
+    complex value."""
+    coefficient, rest = term.as_coeff_Mul()
+    value = complex(coefficient)
+    for factor in sp.Mul.make_args(rest) if rest is not sp.S.One else ():
+        if factor not in _FACTOR_VALUES:
+            if len(_FACTOR_VALUES) > 20_000:
+                _FACTOR_VALUES.clear()
+            try:
+                _FACTOR_VALUES[factor] = complex(factor)
+            except (TypeError, ValueError):
+                _FACTOR_VALUES[factor] = None
+        factor_value = _FACTOR_VALUES[factor]
+        if factor_value is None:
+            return None
+        value *= factor_value
+    return value
+
+
 _PRINTER = MathPrinter()
 _SLASH = MathPrinter({"slash": True})
 EXPONENT_DIGITS = 12  # a power of ten with a longer exponent shows the exponent's magnitude
@@ -127,9 +170,23 @@ def power_of_e(exponent: sp.Expr) -> str:
     return f"e^{{{_SLASH._exponent(exponent)}}}"
 
 
+_PRINTED: dict[tuple[bool, sp.Basic], str] = {}
+_PRINTED_KEPT = 50_000
+
+
 def math(expr: sp.Expr, slash: bool = False) -> str:
-    """LaTeX of one exact value; slash: rational numbers as 1/10 (running text, matrices)."""
-    return (_SLASH if slash else _PRINTER).doprint(expr)
+    """LaTeX of one exact value; slash: rational numbers as 1/10 (running text, matrices).
+    Remembered: a summary prints each distinct entry about twenty times (every stage's cells,
+    each row's sum in its weights and outputs)."""
+    try:
+        return _PRINTED[slash, expr]
+    except KeyError:
+        if len(_PRINTED) >= _PRINTED_KEPT:
+            _PRINTED.clear()
+        text = _PRINTED[slash, expr] = (_SLASH if slash else _PRINTER).doprint(expr)
+        return text
+    except TypeError:  # unhashable (a mutable matrix)
+        return (_SLASH if slash else _PRINTER).doprint(expr)
 
 
 def matrix(cells: list[list[str]]) -> str:
@@ -183,12 +240,20 @@ def labelled(cells: list[list[str]], rows: tuple[str, ...], columns: tuple[str, 
     return rf"\begin{{array}}{{{spec}}} & {head} \\ \hline {body} \end{{array}}"
 
 
+@lru_cache(maxsize=1 << 14)
+def _denominator(factor: sp.Expr) -> sp.Expr:
+    """SymPy's fraction(factor)[1]: fraction() classifies a product's factors one by one, so a
+    product's denominator is the product of its factors' (each asked once: the exponentials
+    recur in every row, and fraction() may simplify an exponent to ask its sign)."""
+    return sp.fraction(factor)[1]
+
+
 def decimal_first(printer, expr: sp.Mul, default, joint: str) -> str:
     """A product of a shown decimal with other factors, the decimal first (0.68 √2, not √2 · 0.68);
     any other product as the printer writes it."""
     decimals = [f for f in expr.args if isinstance(f, ShownDecimal)]
     rest = [f for f in expr.args if not isinstance(f, ShownDecimal)]
-    if not decimals or not rest or sp.fraction(expr)[1] != 1:
+    if not decimals or not rest or sp.Mul(*map(_denominator, expr.args)) != 1:
         return default(expr)
     sign = ""
     if rest[0].is_Number and rest[0].is_negative:

@@ -10,7 +10,7 @@ function setUpControls() {
     const range = $("tau");
     range.max = String(free ? SLIDER : taus.length - 1);
     range.setAttribute("list", "tau-ticks");
-    $("tau-ticks").append(...taus.map((t, k) => el("option", { value: free ? toPosition(t.value) : k, label: t.key })));
+    $("tau-ticks").append(...taus.filter((t) => !free || t.value !== undefined).map((t, k) => el("option", { value: free ? toPosition(t.value) : k, label: t.key })));
     $("tau-exact-label").textContent = P.exact_at;
     $("tau-scale").append(...taus.map((t) => {
       const button = el("button", { type: "button", class: "tau-pick", text: t.key, "aria-label": "τ = " + t.key });
@@ -51,7 +51,8 @@ function syncControls() {
   const tau = taus[Math.max(k, 0)];
   const output = $("tau-value");
   if (k >= 0) {
-    if (!sliding) $("tau").value = String(free ? toPosition(tau.value) : k);
+    // (a symbolic tau has no place on the slider)
+    if (!sliding && (!free || tau.value !== undefined)) $("tau").value = String(free ? toPosition(tau.value) : k);
     $("tau").setAttribute("aria-valuetext", "τ = " + tau.key + (tau.dec ? " ≈ " + tau.dec : ""));
     output.replaceChildren(mathNode(tau.m), tau.dec ? el("span", { class: "dec", text: "≈ " + tau.dec }) : "", el("span", { class: "exact-tag", text: P.exact }));
   } else {
@@ -63,6 +64,8 @@ function syncControls() {
   }
   if (document.activeElement !== $("tau-text")) $("tau-text").value = state.tau;
   for (const button of document.querySelectorAll(".tau-pick")) button.setAttribute("aria-pressed", String(button.textContent === state.tau));
+  // a symbolic tau (t) has no place on the slider: dimmed
+  $("tau").classList.toggle("symbolic", Boolean(free) && k >= 0 && tau.value === undefined);
   $("mask").checked = state.mask === "on";
   syncEditor();
 }

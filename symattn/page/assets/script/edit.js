@@ -2,11 +2,12 @@
 // state.edits maps "Q:3:2" (matrix, row, column, from 1) to the typed text, kept only where it
 // differs from the problem's own entry: with no edit left the page shows its exact states again.
 // (Functions only: readHash runs before this section's constants would exist.)
-function editData() { // one head's page only: a multi-head page shows its heads as given
-  return values && free && !data.heads ? data.edit || null : null;
+function editData() { // a multi-head page: X, W_O and every head's W's, in combine.edit
+  return values && free ? (data.heads ? data.combine.edit : data.edit) || null : null;
 }
+// the edits the shown head's tables depend on
 function editCount() {
-  return Object.keys(state.edits || {}).length;
+  return Object.keys(state.edits || {}).filter((k) => feeds(k.split(":")[0], state.head)).length;
 }
 function editsKey() {
   return Object.keys(state.edits || {}).sort().map((k) => k + "=" + state.edits[k]).join(";");
@@ -74,37 +75,41 @@ function editsHash() {
 function inputsOf(v) {
   return (v && v.inputs) || data.inputs;
 }
+// name: as the editor has it (own)
 function editedFloats(name) {
   return editData()[name].map((row, i) => row.map(([value], j) => {
     const typed = state.edits[editKey(name, i, j)];
     return typed === undefined ? value : editValue(typed).value;
   }));
 }
-function editedInputs() { // Q, K, V in float64: edited, or computed from the edited X and W's
+function editedInputs(head = state.head) { // Q, K, V in float64: edited, or from the edited X and W's
   if (!data.projections) return ["Q", "K", "V"].map(editedFloats);
-  const times = (a, b) => a.map((row) => b[0].map((_, c) => row.reduce((sum, x, k) => sum + x * b[k][c], 0)));
   const X = editedFloats("X");
   const source = editData().editable.includes("Y") ? editedFloats("Y") : X;
-  return [times(X, editedFloats("W_Q")), times(source, editedFloats("W_K")), times(source, editedFloats("W_V"))];
+  return [times(X, editedFloats(own("W_Q", head))), times(source, editedFloats(own("W_K", head))), times(source, editedFloats(own("W_V", head)))];
+}
+// a b in float64, each sum from its first term on
+function times(a, b) {
+  return a.map((row) => b[0].map((_, c) => row.reduce((sum, x, k) => sum + x * b[k][c], 0)));
+}
+// R = QK^T and S = sR in float64
+function scores(Q, K, scale) {
+  const R = Q.map((q) => K.map((k) => q.reduce((sum, x, c) => sum + x * k[c], 0)));
+  return [R, R.map((row) => row.map((r) => r * scale))];
 }
 function editedVariant() {
-  const id = "edited:" + state.tau + ":" + state.mask + ":" + editsKey();
+  const id = "edited:" + state.head + ":" + state.tau + ":" + state.mask + ":" + editsKey();
   if (computed.has(id)) return computed.get(id);
+  if (!Number.isFinite(tauValue(state.tau))) return { error: fill("edit_symbolic", { tau: state.tau }) };
   const base = maskBase();
   if (base.error || !free.M[state.mask]) return base;
   const [Q, K, V] = editedInputs();
-  const R = Q.map((q) => K.map((k) => q.reduce((sum, x, c) => sum + x * k[c], 0)));
-  const S = R.map((row) => row.map((r) => r * data.edit.scale));
+  const [R, S] = scores(Q, K, data.edit.scale);
   const v = floatVariant(base, S, V, free.M[state.mask], R);
-  const typedIn = (name, cells) => cells.map((row, i) => row.map((cell, j) => {
-    const typed = state.edits[editKey(name, i, j)];
-    return typed === undefined ? cell : [null, typed, false, true]; // [3]: an edited entry
-  }));
   if (data.projections) { // X and the W's as typed; Q, K, V computed from them, marked ≈
     v.projectionTables = {};
-    for (const [name, cells] of Object.entries(data.projections.tables)) v.projectionTables[name] = typedIn(name, cells);
-    const approx = (m) => m.map((row) => row.map((x) => [null, x.toFixed(data.places), true]));
-    v.inputs = { Q: approx(Q), K: approx(K), V: approx(V) };
+    for (const [name, cells] of Object.entries(data.projections.tables)) v.projectionTables[name] = typedIn(own(name), cells);
+    v.inputs = { Q: approxCells(Q), K: approxCells(K), V: approxCells(V) };
   } else {
     v.inputs = Object.fromEntries(["Q", "K", "V"].map((name) => [name, typedIn(name, data.inputs[name])]));
   }
@@ -116,6 +121,7 @@ function editedVariant() {
 // the editor: one text field per entry, under the heatmap
 function setUpEditor() {
   const given = editData();
+  if (!given && data.heads && free) noHeadsEditor();
   if (!given) return;
   $("edit-block").hidden = false;
   $("edit-projections").hidden = !data.projections;
@@ -123,20 +129,24 @@ function setUpEditor() {
   for (const name of given.editable) {
     const labels = ["Q", "X"].includes(name) ? data.rowLabels : ["K", "V", "Y"].includes(name) ? data.colLabels
       : given[name].map((_, i) => String(i + 1));
-    const head = el("tr", {}, el("td", {}), ...given[name][0].map((_, j) => el("th", { scope: "col", text: String(j + 1) })));
+    // a head's own W (multi-head pages): its head
+    const head = name.split("_")[2];
+    const shown = head ? name.slice(0, 3) + " · " + fill("head_tag", { head }) : name;
+    const top = el("tr", {}, el("td", {}), ...given[name][0].map((_, j) => el("th", { scope: "col", text: String(j + 1) })));
     const body = el("tbody", {}, ...given[name].map((row, i) => el("tr", {}, el("th", { scope: "row", text: labels[i] }),
-      ...row.map((_, j) => el("td", {}, editField(name, i, labels[i], j))))));
-    $("edit-grids").append(el("figure", { class: "edit-card" }, el("figcaption", { text: name }),
-      el("div", { class: "scroll" }, el("table", { class: "edit-table", id: "edit-" + name }, el("thead", {}, head), body))));
+      ...row.map((_, j) => el("td", {}, editField(name, i, labels[i], j, shown))))));
+    $("edit-grids").append(el("figure", { class: "edit-card", "data-head": head }, el("figcaption", { text: shown }),
+      el("div", { class: "scroll" }, el("table", { class: "edit-table", id: "edit-" + name }, el("thead", {}, top), body))));
   }
+  if (data.heads) setUpHeadsEditor();
   $("edit-undo").addEventListener("click", () => {
     for (const input of document.querySelectorAll(".edit-cell[aria-invalid]")) clearRefusal(input);
     change({ edits: {} });
   });
 }
-function editField(name, i, label, j) {
+function editField(name, i, label, j, shown) {
   const input = el("input", { type: "text", class: "edit-cell", id: `edit-${name}-${i + 1}-${j + 1}`, inputmode: "decimal",
-    autocomplete: "off", spellcheck: "false", size: 5, "aria-label": fill("edit_entry", { name, row: i + 1, label, col: j + 1 }) });
+    autocomplete: "off", spellcheck: "false", size: 5, "aria-label": fill("edit_entry", { name: shown, row: i + 1, label, col: j + 1 }) });
   input.dataset.key = editKey(name, i, j);
   input.addEventListener("change", () => typedEntry(input));
   input.addEventListener("keydown", (event) => {
@@ -182,6 +192,55 @@ function syncEditor() {
     input.classList.toggle("wide", shown.length > 5);
   }
   $(data.projections ? "edit-X" : "edit-Q").querySelectorAll("tbody tr").forEach((tr, i) => tr.classList.toggle("current", i + 1 === state.row));
-  const count = editCount();
+  for (const card of $("edit-grids").children) if (card.dataset.head) card.hidden = card.dataset.head !== String(state.head);
+  const count = Object.keys(state.edits).length;
   $("edit-status").textContent = count ? fill("edit_count", { count }) : P.edit_none;
+}
+
+// ---- editable inputs of a multi-head page: X (and Y) and W_O shared by the heads, each head's
+// own W_Q, W_K, W_V (W_Q_2: head 2's). C and MultiHead(X) take every head at its own temperature
+// and mask, as the file gives them, with the edited inputs, in float64.
+// a head's projection as the editor names it
+function own(name, head = state.head) {
+  return data.heads && /^W_[QKV]$/.test(name) ? name + "_" + head : name;
+}
+// an edited matrix the head's tables depend on
+function feeds(name, head) {
+  return !data.heads || name === "X" || name === "Y" || name.split("_")[2] === String(head);
+}
+// the cells with each typed entry as typed ([3]: an edited entry)
+function typedIn(name, cells) {
+  return cells.map((row, i) => row.map((cell, j) => {
+    const typed = state.edits[editKey(name, i, j)];
+    return typed === undefined ? cell : [null, typed, false, true];
+  }));
+}
+function approxCells(m) {
+  return m.map((row) => row.map((x) => [null, x.toFixed(data.places), true]));
+}
+// a multi-head page whose temperature is a symbol: why it has no editor
+function noHeadsEditor() {
+  $("edit-block").hidden = false;
+  $("edit-title").textContent = P.edit_title_heads;
+  $("edit-block").querySelector(".note").textContent = P.edit_heads_symbolic;
+  $("edit-block").querySelector(".edit-line").hidden = true;
+}
+function setUpHeadsEditor() {
+  $("edit-title").textContent = P.edit_title_heads;
+  $("edit-projections").textContent += " " + P.edit_heads;
+}
+// C, W_O and MultiHead(X) with the edits; null: a head's own state fails
+function editedCombine() {
+  const blocks = [];
+  for (const [k, head] of data.heads.entries()) {
+    const { tau, mask } = head.defaults;
+    const at = head.temperatures.findIndex((t) => t.key === tau);
+    const base = head.variants[at + ":" + mask];
+    if (base.error || !head.free.M[mask]) return null;
+    const [Q, K, V] = editedInputs(k + 1);
+    const S = scores(Q, K, head.edit.scale)[1];
+    blocks.push(floatAttention(S, head.free.M[mask], V, head.temperatures[at].value, base).O);
+  }
+  const C = blocks[0].map((_, i) => blocks.flatMap((O) => O[i]));
+  return { C: approxCells(C), W_O: typedIn("W_O", data.combine.tables.W_O), MHA: approxCells(times(C, editedFloats("W_O"))) };
 }

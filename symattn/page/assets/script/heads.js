@@ -55,13 +55,14 @@ function renderHeads(v) {
   for (const tag of document.querySelectorAll(".head-tag")) tag.textContent = " · " + fill("head_tag", { head: state.head });
   const own = data.combine.settings[state.head - 1];
   const same = generatedIndex(state.tau) === generatedIndex(own.tau) && state.mask === data.defaults.mask;
-  $("heads-note").textContent = P.heads_note + (same ? "" : " " + fill("heads_other_state", { head: state.head }));
-  const tables = data.combine.tables;
+  const edited = Object.keys(state.edits || {}).length ? editedCombine() : null;
+  $("heads-note").textContent = (edited ? P.heads_edited : P.heads_note) + (same ? "" : " " + fill("heads_other_state", { head: state.head }));
+  const tables = edited || data.combine.tables;
   const numbers = (cells) => cells.map((_, r) => String(r + 1));
   $("heads-tables").replaceChildren(
-    matrixCard("C", tables.C, data.rowLabels, numbers(tables.C[0]), null),
-    matrixCard("W_O", tables.W_O, numbers(tables.W_O), numbers(tables.W_O[0]), null),
-    matrixCard("MHA", tables.MHA, data.rowLabels, numbers(tables.MHA[0]), null));
+    cachedCard("C", tables.C, data.rowLabels, numbers(tables.C[0]), null),
+    cachedCard("W_O", tables.W_O, numbers(tables.W_O), numbers(tables.W_O[0]), null),
+    cachedCard("MHA", tables.MHA, data.rowLabels, numbers(tables.MHA[0]), null));
 }
 
 // A section laid out only when near the screen (content-visibility: auto) learns whether its

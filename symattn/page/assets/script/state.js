@@ -114,16 +114,7 @@ function maskBase() { // a generated state with this mask: what each row may rea
 // L, A and O in float64 at the state's tau from S, M and V (and R, S themselves when the
 // inputs were edited)
 function floatVariant(base, S, V, M, R) {
-  const tau = tauValue(state.tau);
-  const L = S.map((row, i) => row.map((s, j) => (M[i][j] === null ? -Infinity : (s + M[i][j]) / tau)));
-  const A = L.map((row, i) => {
-    const top = Math.max(...row);
-    if (top === -Infinity) return base.weights ? base.weights[i].map(Number) : row.map(() => 0); // the row's policy
-    const e = row.map((l) => Math.exp(l - top));
-    const z = e.reduce((a, b) => a + b, 0);
-    return e.map((x) => x / z);
-  });
-  const O = A.map((a) => V[0].map((_, c) => a.reduce((sum, w, j) => sum + w * V[j][c], 0)));
+  const { L, A, O } = floatAttention(S, M, V, tauValue(state.tau), base);
   const text = (x) => (x === -Infinity ? "−∞" : x.toFixed(data.places));
   // exact where float64 needs no rounding: a masked weight is 0, a row reading one key gives it 1
   const exactWeight = (i, j) => (base.readable[i][j] !== 1 ? "0" : base.readable[i].filter((r) => r === 1).length === 1 ? "1" : null);
@@ -131,12 +122,26 @@ function floatVariant(base, S, V, M, R) {
     const exact = weights ? exactWeight(i, j) : null;
     return exact !== null ? [null, exact, false] : [null, text(x), x !== -Infinity];
   }));
-  const v = { free: true, tau, readable: base.readable, passed: null, names: [],
+  const v = { free: true, tau, readable: base.readable, zeros: base.zeros, passed: null, names: [],
     tables: { R: R ? cells(R, false) : base.tables.R, S: R ? cells(S, false) : base.tables.S, M: base.tables.M,
       L: cells(L, false), A: cells(A, true), O: cells(O, false) },
     weights: A.map((row, i) => row.map((x, j) => exactWeight(i, j) || text(x))), outputs: O.map((row) => row.map(text)) };
   if (R) Object.assign(v, { edited: true, tie: (i, j, b) => L[i][j] === L[i][b] }); // equal floats: equal weights
   return v;
+}
+
+// L = (S + M) / tau, A = softmax(L), O = AV in float64; a row that reads no key takes the
+// weights of the generated state `base` (the row's policy)
+function floatAttention(S, M, V, tau, base) {
+  const L = S.map((row, i) => row.map((s, j) => (M[i][j] === null ? -Infinity : (s + M[i][j]) / tau)));
+  const A = L.map((row, i) => {
+    const top = Math.max(...row);
+    if (top === -Infinity) return base.weights ? base.weights[i].map(Number) : row.map(() => 0);
+    const e = row.map((l) => Math.exp(l - top));
+    const z = e.reduce((a, b) => a + b, 0);
+    return e.map((x) => x / z);
+  });
+  return { L, A, O: times(A, V) };
 }
 
 // a table cell: exact math (with its decimal), or a float64 value marked ≈

@@ -1,0 +1,134 @@
+"""The summary's shortcuts give what plain SymPy and whole-line measurement give: E V expanded
+from each entry's terms, a row vector broken from its entries' widths, sums ordered by cached values."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import pytest
+import sympy as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_sympy_fast import X, fractions, same, terms
+
+from benchmarks.jobs import problem_toml
+from symattn import attend, load_problem, numeric, render
+from symattn.checks.invariants import check
+from symattn.derivation import Options, derive
+from symattn.derivation.products import expanded_product
+from symattn.exact.sympy_fast import rational
+from symattn.parse.spec import parse_problem
+from symattn.renderers.fit import SAFETY, Fit, vector
+from symattn.renderers.measure import width
+from symattn.model import ShownDecimal
+from symattn.renderers.printer import _PRINTER, _denominator
+
+from conftest import ROOT
+
+entries = st.one_of(terms(), st.lists(terms(), min_size=2, max_size=4).map(lambda t: sp.Add(*t)),
+                    terms().map(lambda t: sp.exp(sp.Add(1, sp.log(2) * t, evaluate=False))))
+
+
+@st.composite
+def products(draw) -> tuple[sp.ImmutableMatrix, sp.ImmutableMatrix]:
+    """E (exponentials, sums, zeros where masked) and V (rational, or with a symbol)."""
+    n, m, d = draw(st.integers(1, 4)), draw(st.integers(1, 4)), draw(st.integers(1, 3))
+    E = sp.ImmutableMatrix(n, m, [draw(entries) if draw(st.integers(0, 5)) else sp.S.Zero
+                                  for _ in range(n * m)])
+    values = [rational(draw(fractions)) for _ in range(m * d)]
+    if draw(st.integers(0, 5)) == 0:
+        values[0] = X
+    return E, sp.ImmutableMatrix(m, d, values)
+
+
+@settings(max_examples=200, deadline=None)
+@given(products())
+def test_expanded_product_is_sympys_expanded_product(pair):
+    E, V = pair
+    built, expected = expanded_product(E, V), (E * V).applyfunc(sp.expand)
+    assert built.shape == expected.shape
+    assert all(same(b, e) for b, e in zip(built, expected))
+
+
+def _whole_line_vector(entries: list[str], fit: Fit) -> list[str] | None:
+    """The row vector broken by measuring every candidate line whole (the reference)."""
+    fits = lambda line: width(line) * SAFETY <= fit.points
+    whole = r"\bigl(" + ", ".join(entries) + r"\bigr)"
+    if fits(whole):
+        return [whole]
+    lines, current = [], r"\bigl(" + entries[0]
+    for entry in entries[1:]:
+        if fits(current + ", " + entry + r"\bigr)"):
+            current += ", " + entry
+        else:
+            lines.append(current + ",")
+            current = r"\quad " + entry
+    lines.append(current + r"\bigr)")
+    return lines if all(fits(line) for line in lines) else None
+
+
+@lru_cache(maxsize=1)
+def _rows() -> list[list[str]]:
+    """Rows of cells as derivations print them: worked examples, the wide cases and the
+    benchmark's integer and root families (rows starting with a minus sign)."""
+    problems = [load_problem(ROOT / "worked_examples" / name / "problem.toml") for name in (
+        "05_five_tokens_temperature", "11_policy_raises_wages_jobs", "14_symbolic_temperature")]
+    problems += [load_problem(path) for path in sorted((ROOT / "tests" / "wide").glob("*.toml"))]
+    problems += [parse_problem(problem_toml(family, 8)) for family in ("integers", "roots")]
+    rows = []
+    for problem in problems:
+        text = render(attend(problem), "latex", detail="full")
+        for line in text.splitlines():
+            if r"\bigl(" in line and r"\bigr)" in line:
+                inner = line[line.index(r"\bigl(") + 6:line.rindex(r"\bigr)")]
+                if "(" not in inner and "{," not in inner:
+                    rows.append([e.strip() for e in inner.split(", ")])
+    return rows
+
+
+@pytest.mark.parametrize("points", [60.0, 120.0, 200.0, 345.0])
+def test_a_vector_breaks_where_measuring_whole_lines_breaks_it(points):
+    rows = _rows()
+    assert len(rows) > 60
+    for row in rows:
+        assert vector(row, Fit(points)) == _whole_line_vector(row, Fit(points)), row
+
+
+constants = st.sampled_from([sp.sqrt(2), sp.sqrt(3) / 2, sp.pi, sp.log(3), sp.E, sp.I, sp.Integer(2)])
+exponents = st.builds(lambda c, x: rational(c) * x, fractions, constants.filter(lambda x: x != sp.I))
+constant_terms = st.one_of(
+    st.builds(lambda c, x: rational(c) * sp.exp(x), fractions, exponents),
+    st.builds(lambda c, x, y: rational(c) * sp.exp(x) * y, fractions, exponents, constants),
+    fractions.map(rational))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(constant_terms, min_size=1, max_size=12))
+def test_a_constant_sum_is_ordered_as_sympy_orders_it(summands):
+    total = sp.Add(*summands)
+    assert _PRINTER._as_ordered_terms(total) == total.as_ordered_terms()
+
+
+def test_a_sum_with_a_symbol_is_left_to_sympy():
+    total = sp.exp(X) + 2 * sp.exp(-X) + 3
+    assert _PRINTER._as_ordered_terms(total) == total.as_ordered_terms()
+
+
+@pytest.mark.parametrize("path", [ROOT / "worked_examples" / "05_five_tokens_temperature" / "problem.toml",
+                                  ROOT / "tests" / "wide" / "eight_causal.toml"])
+def test_decimals_from_the_checks_numbers_are_the_decimals_computed_afresh(path):
+    trace = attend(load_problem(path))
+    report = check(trace, digits=50)  # leaves its 50-digit numbers for the derivation
+    assert numeric._LAST_RECOMPUTED and numeric._LAST_RECOMPUTED[0][0] is trace.problem
+    reused = derive(trace, report, Options(detail="summary")).decimals
+    numeric._LAST_RECOMPUTED.clear()
+    fresh = derive(trace, report, Options(detail="summary")).decimals
+    assert numeric._LAST_RECOMPUTED[0][1] == 24  # computed afresh at places + 20 digits
+    assert reused == fresh and set(fresh) >= {"A", "O", "Z"}
+
+
+def test_a_products_denominator_is_its_factors_denominators():
+    d = ShownDecimal("0.85")
+    for expr in (d * sp.sqrt(2) * sp.exp(-d * sp.sqrt(3)), d * sp.exp(d) / 3, -2 * d * sp.pi,
+                 d * X ** -2 * sp.exp(sp.sqrt(2)), sp.Rational(3, 7) * d * sp.exp(-X)):
+        assert sp.Mul(*map(_denominator, expr.args)) == sp.fraction(expr)[1], expr
