@@ -3,8 +3,9 @@
 // asserts on it. Standard input: {"chromium": PATH, "jobs": [{"name", "page", "scenario", ...}]}.
 // scenario "edit": an entry of Q typed (a fraction), a refused entry, the entry typed back, a link
 // with edits reloaded, a malformed link, reset; "timing": time to usable and control changes, at
-// the top of the page, with the tables and with the derivation in view; "open": the page as opened (job.hash);
-// "screenshot": job.hash at job.width x job.height.
+// the top of the page, with the tables and with the derivation in view (each to the end of its
+// forced layout and to the next frame), then first visits by trusted keys timed by Chromium's
+// Event Timing; "open": the page as opened (job.hash); "screenshot": job.hash at job.width x job.height.
 // The measurements in docs/performance.md come from, in the repository root,
 //   .venv/bin/symattn page worked_examples/05_five_tokens_temperature/problem.toml -o /tmp/p.html
 //   echo '{"chromium": "/usr/bin/chromium", "jobs": [{"name": "t", "page": "/tmp/p.html",
@@ -96,7 +97,8 @@ async function edit(browser, job) {
 
 // Time to usable (navigation start -> the page marks itself ready) over job.runs loads; then each
 // control change, from the event to the end of the forced layout of the redrawn state (handlers
-// run synchronously): at the top of the page, then scrolled to the tables, then to the derivation.
+// run synchronously) and to the next frame: at the top of the page, then scrolled to the tables,
+// then to the derivation; then first visits by trusted keys (eventTimes), `pause` or 300 ms apart.
 async function timing(browser, job) {
   const context = await browser.newContext({ viewport: VIEWPORT });
   const { page, url, loads } = await loadTimes(context, job);
@@ -112,7 +114,66 @@ async function timing(browser, job) {
   }
   // what the redraws of the blocks below the screen cost when they are paid (idle or scrolled to)
   out.parts = await partTimes(page);
+  out.events = {};
+  for (const where of ["top", "tables", "derivation"]) out.events[where] = await eventTimes(page, url, where, job.pause || 300);
   await context.close();
+  return out;
+}
+
+// ---- first visits timed by the browser: trusted keys on the controls, Chromium's Event Timing ----
+// A fresh page scrolled to `where`; rows 2, 1 (ArrowUp), 2, 3, 4, 5 (ArrowDown; 2 and 3 seen
+// before), the mask off and on (Space), the slider one step right and back (free τ, then 17/20),
+// `pause` ms apart. For each key: Event Timing's duration (input to the next frame presented,
+// in steps of 8 ms; entries of 16 ms and more, the longest of the key's keydown, keypress, keyup
+// and click; null when none came within a second) and the same span measured in the page
+// (`frame`: the keydown's timeStamp to the first task after the animation frame that follows
+// the keydown, or the click a Space on the mask's checkbox makes on its keyup).
+async function eventTimes(page, url, where, pause) {
+  await page.goto("about:blank");
+  await page.goto(url + "#row=3&tau=17%2F20&mask=on&step=4");
+  await ready(page);
+  await page.evaluate((where) => {
+    window.eventLog = [];
+    new PerformanceObserver((list) => window.eventLog.push(...list.getEntries().map((e) =>
+      ({ name: e.name, start: e.startTime, duration: e.duration, processing: e.processingEnd - e.processingStart }))))
+      .observe({ type: "event", durationThreshold: 16, buffered: false });
+    window.frameLog = [];
+    const frameAfter = (mark) => {
+      delete mark.frame;
+      requestAnimationFrame(() => {
+        const channel = new MessageChannel();
+        channel.port1.onmessage = () => { mark.frame = performance.now() - mark.start; };
+        channel.port2.postMessage(0);
+      });
+    };
+    window.addEventListener("keydown", (event) => {
+      window.frameLog.push({ start: event.timeStamp });
+      frameAfter(window.frameLog.at(-1));
+    }, { capture: true });
+    window.addEventListener("click", () => frameAfter(window.frameLog.at(-1)), { capture: true });
+    if (where !== "top") document.getElementById(where).scrollIntoView();
+  }, where);
+  await page.waitForTimeout(300);
+  await page.waitForFunction(() => !document.body.dataset.pending, null, { polling: 20 });
+  const keys = [["row", "ArrowUp"], ["row", "ArrowUp"], ["row", "ArrowDown"], ["row", "ArrowDown"], ["row", "ArrowDown"],
+    ["row", "ArrowDown"], ["mask", " "], ["mask", " "], ["tau", "ArrowRight"], ["tau", "ArrowLeft"]];
+  const out = [];
+  for (const [id, key] of keys) {
+    if (where !== "top") await page.evaluate((where) => document.getElementById(where).scrollIntoView(), where);
+    await page.waitForTimeout(pause);
+    await page.evaluate((id) => document.getElementById(id).focus({ preventScroll: true }), id);
+    await page.keyboard.press(key);
+    await page.waitForTimeout(150); // the frame is presented and its entries delivered
+    await page.waitForFunction(() => window.frameLog.at(-1).frame !== undefined && window.eventLog.some((e) =>
+      e.start >= window.frameLog.at(-1).start - 1), null, { polling: 20, timeout: 1000 }).catch(() => null);
+    const seen = await page.evaluate(() => {
+      const mark = window.frameLog.at(-1);
+      const entries = window.eventLog.filter((e) => e.start >= mark.start - 1);
+      return { frame: mark.frame, event: entries.length ? Math.max(...entries.map((e) => e.duration)) : null,
+        entries: entries.map((e) => `${e.name} ${e.duration}`) };
+    });
+    out.push(Object.assign({ name: id === "tau" ? "tau slider" : id, key, state: await page.evaluate(() => location.hash) }, seen));
+  }
   return out;
 }
 

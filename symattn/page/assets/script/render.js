@@ -228,16 +228,37 @@ function renderDerivation(v) {
 }
 
 // A region that scrolls sideways can be reached and scrolled by keyboard; controls that would
-// take more than a fifth of the screen stop following the reader.
-function fitLayout() {
-  const boxes = [...document.querySelectorAll("main .scroll:not(.stashed *), main .display:not(.stashed *)")];
+// take more than a fifth of the screen stop following the reader. After a change only the boxes
+// the browser lays out anyway are measured: reading a width inside a block skipped off screen
+// (content-visibility: auto) or a closed <details> lays that part out on its own, one forced
+// layout each (8 of them, 50 ms, with the derivation on screen); those are fitted when they come
+// on screen or open (fitSoon(event)), or when redrawn (fitSoon(block)); at start and on a resize, all.
+const SKIPPABLE = ".block:not(.lesson)";
+const shownBlocks = new Set(); // the skippable blocks the browser lays out (on or near the screen)
+document.addEventListener("contentvisibilityautostatechange", (event) => {
+  if (event.skipped) shownBlocks.delete(event.target);
+  else shownBlocks.add(event.target);
+}, true);
+function laidOut(box, scopes) {
+  for (let a = box.parentElement; a && a !== document.body; a = a.parentElement) {
+    if (a.tagName === "DETAILS" && !a.open) return false;
+    if (scopes.has(a)) return true;
+    if (a.matches(SKIPPABLE) && !shownBlocks.has(a)) return false;
+  }
+  return true;
+}
+const BOXES = ".scroll:not(.stashed *), .display:not(.stashed *)";
+function fitLayout(all = true, scopes = new Set()) {
+  const boxes = [...document.querySelectorAll(BOXES.replace(/^|, /g, "$&main "))].filter((box) => all || laidOut(box, scopes));
   // every width read before any attribute is set: one layout, not one per box
   const scrolls = boxes.map((box) => box.scrollWidth > box.clientWidth + 1);
-  let count = 0;
+  const numbered = new Map(); // a box's number: its place among its card's or section's boxes (the same in any fit)
   boxes.forEach((box, k) => {
     if (scrolls[k]) {
-      const title = box.closest("figure, section").querySelector("figcaption, h2");
-      const label = `${title ? title.textContent + " · " : ""}${P.scroll_region} ${++count}`;
+      const holder = box.closest("figure, section");
+      const title = holder.querySelector("figcaption, h2");
+      if (!numbered.has(holder)) numbered.set(holder, [...holder.querySelectorAll(BOXES)]);
+      const label = `${title ? title.textContent + " · " : ""}${P.scroll_region} ${numbered.get(holder).indexOf(box) + 1}`;
       if (box.getAttribute("aria-label") === label) return; // set before: no change to restyle
       box.tabIndex = 0;
       box.setAttribute("role", "region");
@@ -252,7 +273,22 @@ function fitLayout() {
   controls.classList.toggle("unstuck", controls.offsetHeight > 0.2 * window.innerHeight);
 }
 let fitting = 0;
-const fitSoon = () => { cancelAnimationFrame(fitting); fitting = requestAnimationFrame(fitLayout); };
+let fitAll = false;
+const fitScopes = new Set();
+function fitSoon(cause) { // cause: a block redrawn, an event (its target: a block shown, a <details> toggled, a resize)
+  if (cause && cause.skipped) return; // a block left the screen: nothing to fit
+  const scope = cause instanceof Event ? cause.target : cause;
+  if (scope === window) fitAll = true;
+  else if (scope instanceof Element) fitScopes.add(scope);
+  cancelAnimationFrame(fitting);
+  fitting = requestAnimationFrame(() => {
+    const start = performance.now();
+    fitLayout(fitAll, fitScopes);
+    performance.measure("symattn fit", { start });
+    fitAll = false;
+    fitScopes.clear();
+  });
+}
 window.addEventListener("resize", fitSoon);
 
 // ==== editable inputs and speed (symattn page: the student edits Q, K, V; fast control changes) ====

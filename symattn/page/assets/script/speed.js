@@ -41,7 +41,7 @@ function payOwed(block) {
   owed.delete(block);
   timedDraw(name, draw);
   if (!owed.size) delete document.body.dataset.pending;
-  fitSoon();
+  fitSoon(block);
 }
 function payIdle() { // one block per idle period, so a reader's next change waits for little
   idle = 0;
@@ -132,4 +132,17 @@ function keptDerivation(v) {
   showOnly($("derivation"), versions[0], 8);
   showOnly($("checks"), versions[1], 8);
   for (const [key, kept] of derivations) if (!kept[0].parentNode) derivations.delete(key);
+}
+
+// ---- first visits: no walkthrough animation off screen ----
+// A change redraws the walkthrough; its entrance animation (cells fading in, 19 composited
+// layers) and its bars' width transition (a layout every frame for 0.7 s) only run when the
+// walkthrough is on screen: off screen no one sees them, and their frames delay the change's.
+let walkOnScreen = true;
+function walkSeen() {
+  if (!walkSeen.watcher) {
+    walkSeen.watcher = new IntersectionObserver((entries) => { walkOnScreen = entries.at(-1).isIntersecting; });
+    walkSeen.watcher.observe($("walk"));
+  }
+  return walkOnScreen;
 }

@@ -66,7 +66,8 @@ function renderWalk() {
   const fields = Object.assign({ row: state.row, label: data.rowLabels[state.row - 1] }, sizes);
   const visual = [null, stepTokens, stepProjections, stepScores, stepSoftmax, stepSum][state.step](ok ? v : null);
   const formula = state.step > 1 ? el("div", { class: "formula" }, mathNode(data.stepMath[state.step - 2])) : null;
-  // new nodes in the panel start their entrance animation (none with reduced motion)
+  // new nodes in the panel start their entrance animation (none with reduced motion, none off screen)
+  panel.classList.toggle("enter", walkSeen());
   panel.replaceChildren(el("h3", { text: P["step" + state.step] }), el("p", { text: fill("step" + state.step + (state.step === 2 && data.projections ? "_text_projections" : "_text"), Object.assign({ source: data.projections && data.projections.cross ? "Y" : "X" }, fields)) }),
     ...[formula, visual].filter(Boolean), ...(ok && state.step >= 4 && !v.free ? legendNodes(namesInStep(v)) : []));
 }
