@@ -322,6 +322,8 @@ PAGE_PHRASES: dict[str, dict[str, str]] = {
                    "zh": "已修改 {count} 个元素：各值由本页以 float64 计算（≈）。"},
     "edit_none": {"en": "The problem's own inputs.", "zh": "题目原本的输入。"},
     "edit_undo": {"en": "Undo edits", "zh": "撤销修改"},
+    "heat_corner": {"en": "query row, key column", "zh": "行为查询，列为键"},  # read aloud only
+    "table_corner": {"en": "row, column", "zh": "行，列"},  # read aloud only
     "edit_note": {"en": "Edited entries: {count}. R, S, L, A and O are float64 values "
                         "computed in this page (marked ≈). The exact derivation and its checks are "
                         "for the problem's own inputs: undo the edits to see them.",

@@ -35,7 +35,7 @@ function shade(weight) {
 
 function renderHeatmap(v) {
   const table = $("heatmap");
-  const head = el("tr", {}, el("th", { class: "corner", scope: "col", text: "" }));
+  const head = el("tr", {}, el("th", { scope: "col" }, el("span", { class: "visually-hidden", text: P.heat_corner })));
   data.colLabels.forEach((label) => head.append(el("th", { scope: "col", text: label })));
   const body = el("tbody");
   data.rowLabels.forEach((label, i) => {
@@ -153,7 +153,7 @@ function cardHead(name, rows, cols) {
 }
 
 function matrixCard(name, cells, rows, cols, v) {
-  const head = el("tr", {}, el("th", { class: "corner", text: "" }), ...cols.map((c) => el("th", { scope: "col", text: c })));
+  const head = el("tr", {}, el("th", { scope: "col" }, el("span", { class: "visually-hidden", text: P.table_corner })), ...cols.map((c) => el("th", { scope: "col", text: c })));
   const body = el("tbody");
   cells.forEach((row, i) => {
     const tr = el("tr", { class: rowClass(name, i, v) }, el("th", { scope: "row", text: rows[i] }));
