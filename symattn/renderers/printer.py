@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Callable, TypeVar
 
 import sympy as sp
 from sympy.printing.latex import LatexPrinter
@@ -10,6 +11,8 @@ from sympy.printing.precedence import PRECEDENCE
 
 from ..model import ShownDecimal
 from ..parse.labels import check_characters
+
+T = TypeVar("T")
 
 _TEXT_ESCAPES = {
     "\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\textdollar{}", "&": r"\&",
@@ -57,12 +60,8 @@ class MathPrinter(LatexPrinter):
     def _exponent(self, x: sp.Expr) -> str:
         r"""An exponent as a textbook writes it: 20\sqrt{3}/51, \ln 2/t, not a stacked fraction
         (remembered per printer: the same exponents recur in every row)."""
-        memo = self.__dict__.setdefault("_exponent_memo", {})
-        if x not in memo:
-            if len(memo) > 20_000:
-                memo.clear()
-            memo[x] = self._written_exponent(x)
-        return memo[x]
+        return remembered(self.__dict__.setdefault("_exponent_memo", {}), x,
+                          lambda: self._written_exponent(x))
 
     def _written_exponent(self, x: sp.Expr) -> str:
         numerator, denominator = sp.fraction(sp.together(x) if x.is_Add else x)
@@ -84,13 +83,9 @@ class MathPrinter(LatexPrinter):
         return rf"\left({text}\right)^{{{exp}}}" if exp else text
 
     def _print_Add(self, expr: sp.Add, order: str | None = None) -> str:
-        # A row's shared denominator is printed once per entry: remember it (bounded).
-        memo = self.__dict__.setdefault("_add_memo", {})
-        if expr not in memo:
-            if len(memo) > 20_000:
-                memo.clear()
-            memo[expr] = super()._print_Add(expr, order)
-        return memo[expr]
+        # A row's shared denominator is printed once per entry: remember it.
+        return remembered(self.__dict__.setdefault("_add_memo", {}), (expr, order),
+                          lambda: super(MathPrinter, self)._print_Add(expr, order))
 
     def _as_ordered_terms(self, expr: sp.Expr, order: str | None = None) -> list[sp.Expr]:
         """The terms in SymPy's order; a sum of three or more constant terms (a row's sum of
@@ -145,18 +140,18 @@ def _complex_value(term: sp.Expr) -> complex | None:
     coefficient, rest = term.as_coeff_Mul()
     value = complex(coefficient)
     for factor in sp.Mul.make_args(rest) if rest is not sp.S.One else ():
-        if factor not in _FACTOR_VALUES:
-            if len(_FACTOR_VALUES) > 20_000:
-                _FACTOR_VALUES.clear()
-            try:
-                _FACTOR_VALUES[factor] = complex(factor)
-            except (TypeError, ValueError):
-                _FACTOR_VALUES[factor] = None
-        factor_value = _FACTOR_VALUES[factor]
+        factor_value = remembered(_FACTOR_VALUES, factor, lambda: _complex_or_none(factor))
         if factor_value is None:
             return None
         value *= factor_value
     return value
+
+
+def _complex_or_none(x: sp.Expr) -> complex | None:
+    try:
+        return complex(x)
+    except (TypeError, ValueError):
+        return None
 
 
 _PRINTER = MathPrinter()
@@ -171,22 +166,29 @@ def power_of_e(exponent: sp.Expr) -> str:
 
 
 _PRINTED: dict[tuple[bool, sp.Basic], str] = {}
-_PRINTED_KEPT = 50_000
 
 
 def math(expr: sp.Expr, slash: bool = False) -> str:
     """LaTeX of one exact value; slash: rational numbers as 1/10 (running text, matrices).
     Remembered: a summary prints each distinct entry about twenty times (every stage's cells,
     each row's sum in its weights and outputs)."""
+    printer = _SLASH if slash else _PRINTER
     try:
-        return _PRINTED[slash, expr]
-    except KeyError:
-        if len(_PRINTED) >= _PRINTED_KEPT:
-            _PRINTED.clear()
-        text = _PRINTED[slash, expr] = (_SLASH if slash else _PRINTER).doprint(expr)
-        return text
+        return remembered(_PRINTED, (slash, expr), lambda: printer.doprint(expr))
     except TypeError:  # unhashable (a mutable matrix)
-        return (_SLASH if slash else _PRINTER).doprint(expr)
+        return printer.doprint(expr)
+
+
+def remembered(memo: dict, key: object, make: Callable[[], T], kept: int = 50_000) -> T:
+    """memo[key], made by make() the first time; the memo is emptied when it holds kept values
+    (a long session prints many problems)."""
+    try:
+        return memo[key]
+    except KeyError:
+        if len(memo) >= kept:
+            memo.clear()
+        value = memo[key] = make()
+        return value
 
 
 def matrix(cells: list[list[str]]) -> str:
