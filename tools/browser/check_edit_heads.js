@@ -10,7 +10,7 @@
 "use strict";
 const path = require("path");
 const { pathToFileURL } = require("url");
-const { VIEWPORT, watch, ready, axe, serve } = require("./common");
+const { VIEWPORT, ready, openPage, axe, serve } = require("./common");
 
 // What a test asserts on, read from the page as a reader sees it.
 async function observe(page) {
@@ -50,11 +50,12 @@ async function type(page, id, text) {
   return observe(page);
 }
 
+function pageUrl(job, hash) {
+  return pathToFileURL(path.resolve(job.page)).href + "#" + hash;
+}
+
 async function reopen(context, url) { // the link in a new tab, then reloaded
-  const page = await context.newPage();
-  const log = watch(page);
-  await page.goto(url);
-  await ready(page);
+  const { page, log } = await openPage(context, url);
   await page.reload();
   await ready(page);
   return { log, seen: await observe(page) };
@@ -62,10 +63,7 @@ async function reopen(context, url) { // the link in a new tab, then reloaded
 
 async function heads(browser, job) {
   const context = await browser.newContext({ viewport: VIEWPORT });
-  const page = await context.newPage();
-  const log = watch(page);
-  await page.goto(pathToFileURL(path.resolve(job.page)).href + "#head=2&row=2&tau=1&mask=off&step=4");
-  await ready(page);
+  const { page, log } = await openPage(context, pageUrl(job, "head=2&row=2&tau=1&mask=off&step=4"));
   const out = { log, initial: await observe(page) };
   out.edited = await type(page, "edit-W_Q_2-2-1", "2"); // head 2's W_Q: row 2 of its queries
   await page.selectOption("#head", "1");
@@ -88,10 +86,7 @@ async function heads(browser, job) {
 
 async function symbolic(browser, job) {
   const context = await browser.newContext({ viewport: VIEWPORT });
-  const page = await context.newPage();
-  const log = watch(page);
-  await page.goto(pathToFileURL(path.resolve(job.page)).href + "#row=3&tau=t&mask=on&step=4");
-  await ready(page);
+  const { page, log } = await openPage(context, pageUrl(job, "row=3&tau=t&mask=on&step=4"));
   const out = { log, initial: await observe(page) };
   out.edited = await type(page, "edit-Q-3-1", "2");
   out.numeric = await type(page, "tau-text", "1.234");
@@ -115,9 +110,7 @@ async function symbolic(browser, job) {
 // and of W_O typed and typed back, and of the head chosen.
 async function timing(browser, job) {
   const context = await browser.newContext({ viewport: VIEWPORT });
-  const page = await context.newPage();
-  await page.goto(pathToFileURL(path.resolve(job.page)).href + "#head=2&row=2&tau=1&mask=off&step=4");
-  await ready(page);
+  const { page } = await openPage(context, pageUrl(job, "head=2&row=2&tau=1&mask=off&step=4"));
   const changes = await page.evaluate(() => {
     const $ = (id) => document.getElementById(id);
     const timed = (name, id, value) => {
@@ -142,10 +135,7 @@ async function timing(browser, job) {
 // A page opened as it is (job.hash).
 async function open(browser, job) {
   const context = await browser.newContext({ viewport: VIEWPORT });
-  const page = await context.newPage();
-  const log = watch(page);
-  await page.goto(pathToFileURL(path.resolve(job.page)).href + "#" + job.hash);
-  await ready(page);
+  const { page, log } = await openPage(context, pageUrl(job, job.hash));
   const out = { log, first: await observe(page) };
   await context.close();
   return out;
@@ -155,10 +145,7 @@ async function screenshot(browser, job) {
   const phone = job.width < 700;
   const context = await browser.newContext({ viewport: { width: job.width, height: job.height }, isMobile: phone, hasTouch: phone,
     bypassCSP: true }); // the context lets axe's test script in, nothing else
-  const page = await context.newPage();
-  const log = watch(page);
-  await page.goto(pathToFileURL(path.resolve(job.page)).href + "#" + job.hash);
-  await ready(page);
+  const { page, log } = await openPage(context, pageUrl(job, job.hash));
   if (job.scrollTo) await page.evaluate((id) => document.getElementById(id).scrollIntoView(), job.scrollTo);
   await page.waitForTimeout(600);
   await page.screenshot({ path: job.screenshot });
