@@ -109,17 +109,20 @@ class MathPrinter(LatexPrinter):
 
     def _exponentials(self, expr: sp.Mul) -> str | None:
         """c e^{x} e^{y} (or c e e^{y}), a term of a row sum, as SymPy writes it when every
-        exponent stays in the numerator (positive, or negative with a symbol in it), without
-        SymPy's fraction(), which simplifies a symbolic exponent to ask whether it is constant;
-        None otherwise."""
+        exponent stays in the numerator (positive, or negative with a symbol in it) and e^{-1}
+        goes under it (\\frac{e^{x}}{e}), without SymPy's fraction(), which simplifies a
+        symbolic exponent to ask whether it is constant; None otherwise."""
         args = expr.args
         powers = args[1:] if args[0].is_Integer else args
-        if not powers or not all(f is sp.E or isinstance(f, sp.exp) and (f.exp.is_positive or (
-                f.exp.is_negative and f.exp.free_symbols)) for f in powers):
+        over_e = [f for f in powers if isinstance(f, sp.exp) and f.exp is sp.S.NegativeOne]
+        kept = [f for f in powers if f not in over_e]
+        if not kept or not all(f is sp.E or isinstance(f, sp.exp) and (f.exp.is_positive or (
+                f.exp.is_negative and f.exp.free_symbols)) for f in kept):
             return None
         sign = "- " if args[0].is_Integer and args[0] < 0 else ""
         factors = (-expr if sign else expr).as_ordered_factors()
-        return sign + " ".join(self._print(f) for f in factors)
+        numerator = " ".join(self._print(f) for f in factors if f not in over_e)
+        return sign + (rf"\frac{{{numerator}}}{{e}}" if over_e else numerator)
 
     def _print_NegativeInfinity(self, expr: sp.Expr) -> str:
         return r"-\infty"
