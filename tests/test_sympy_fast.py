@@ -35,6 +35,9 @@ def units(draw) -> sp.Expr:
     if draw(st.booleans()):
         unit *= sp.Integer(draw(st.sampled_from((2, 3, 5)))) ** sp.Rational(draw(st.integers(1, 16)), 17)
     if draw(st.booleans()):
+        unit *= sp.Integer(draw(st.sampled_from((2, 3, 6)))) ** (
+            sp.Rational(draw(st.integers(-16, 16).filter(bool)), 17) * sp.sqrt(2))
+    if draw(st.booleans()):
         unit *= draw(st.sampled_from((X, Y, X ** 2, sp.sqrt(Y))))
     return unit
 
@@ -81,11 +84,13 @@ def test_scaled_is_sympy_mul(c, unit):
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(terms(), min_size=2, max_size=6), st.integers(0, 2), nonzero)
-def test_times_inverse_is_sympy_mul(denominator_terms, kind, c):
+@given(st.lists(terms(), min_size=2, max_size=6), st.integers(0, 5), nonzero, terms())
+def test_times_inverse_is_sympy_mul(denominator_terms, kind, c, term):
     inverse = sp.Pow(sp.Add(*denominator_terms), -1)
     assume(inverse.is_Pow)
-    numerator = [sp.exp(sp.sqrt(2) / 3), rational(c) * sp.exp(sp.pi / 7), rational(c)][kind]
+    numerator = [sp.exp(sp.sqrt(2) / 3), rational(c) * sp.exp(sp.pi / 7), rational(c),
+                 rational(c) * 6 ** (sp.sqrt(2) / 2) * 7 ** (-sp.sqrt(3) / 4) * sp.exp(sp.log(2) ** 2),
+                 2 ** (sp.sqrt(2) * sp.log(3)) * sp.exp(sp.sqrt(2) / 3), term][kind]
     assert same(times_inverse(numerator, inverse), sp.Mul(numerator, inverse))
 
 

@@ -11,6 +11,7 @@ argument goes to sp.exp itself. tests/test_exp_eval.py compares the two on every
 from __future__ import annotations
 
 import sympy as sp
+from sympy.core.mul import _mulsort
 
 STAY = object()  # exp(term) stays an exp
 UNKNOWN = object()  # not a form read here: let sp.exp decide
@@ -32,12 +33,30 @@ def exp_eval(argument: sp.Expr) -> sp.Expr:
             else:
                 out.append(value)
         if out:
-            return sp.Mul(*out) * sp.exp(sp.Add(*add), evaluate=False)
+            return _product(out, sp.exp(sp.Add(*add), evaluate=False) if add else None)
         return sp.exp(argument, evaluate=False)
     value = _term(argument)
     if value is UNKNOWN:
         return sp.exp(argument)
     return sp.exp(argument, evaluate=False) if value is STAY else value
+
+
+def _product(powers: list[sp.Expr], exponential: sp.Expr | None) -> sp.Expr:
+    """Mul(*powers) * exponential as Mul.flatten builds it, without flatten's assumption queries
+    and its re-evaluation of exp: powers n^c of integers n > 1 with irrational exponents c are
+    merged by exponent (2^c 3^c = 6^c) and put in Mul's canonical order; other powers go to Mul."""
+    if not all(x.is_Pow and x.base.is_Integer and not x.exp.is_Rational for x in powers):
+        return sp.Mul(*powers) * (exponential if exponential is not None else 1)
+    bases: dict[sp.Expr, int] = {}
+    for power in powers:
+        bases[power.exp] = bases.get(power.exp, 1) * int(power.base)
+    factors = [sp.Pow(sp.Integer(base), exponent) for exponent, base in bases.items()]
+    if exponential is not None:
+        factors.append(exponential)
+    if len(factors) == 1:
+        return factors[0]
+    _mulsort(factors)
+    return sp.Mul._from_args(factors)
 
 
 def _term(term: sp.Expr) -> object:

@@ -101,25 +101,29 @@ def collect(terms: Iterable[tuple[Fraction, sp.Expr]]) -> Polynomial:
 
 
 def times_inverse(x: sp.Expr, inverse: sp.Expr) -> sp.Expr:
-    """sp.Mul(x, inverse) for x = e, c*e (e an exp) or a rational c, without Mul.flatten:
-    the factors only need Mul's canonical order (nothing in them combines with 1/(sum))."""
-    if isinstance(x, sp.exp):
-        factors = [inverse, x]
-    elif x.is_Mul and len(x.args) == 2 and x.args[0].is_Rational and isinstance(x.args[1], sp.exp):
-        factors = [inverse, x.args[1]]
-        _mulsort(factors)
-        return sp.Mul._from_args([x.args[0], *factors], True)
-    else:
+    """sp.Mul(x, inverse) for x = c·e (c an optional rational, e a product of exps and of
+    integers to irrational powers such as 6^(√2/2)) or a rational c, without Mul.flatten: the
+    factors only need Mul's canonical order (nothing in them combines with 1/(sum))."""
+    coefficient, factors = (x.args[0], list(x.args[1:])) if x.is_Mul and x.args[0].is_Rational \
+        else (None, list(sp.Mul.make_args(x)))
+    if not all(isinstance(f, sp.exp) or _irrational_power(f) for f in factors):
         return sp.Mul(x, inverse)
+    factors.append(inverse)
     _mulsort(factors)
-    return sp.Mul._from_args(factors, True)
+    return sp.Mul._from_args(factors if coefficient is None else [coefficient, *factors], True)
+
+
+def _irrational_power(x: sp.Expr) -> bool:
+    """n^c for an integer n > 1 and an irrational c (Mul leaves it as it is beside others)."""
+    return x.is_Pow and x.base.is_Integer and x.base > 1 and not x.exp.is_Rational
 
 
 def plain_unit(term: tuple[Fraction, sp.Expr] | None) -> bool:
     """True when a rational times this term's unit is collected exactly as Add and Mul do:
-    no power of a number inside, which Mul would merge with the rational coefficient."""
+    no rational power of a number inside, which Mul would merge with the rational coefficient
+    (2^(1/3)·3/2 is 3·2^(1/3)/2, but 6^(√2/2)·3/2 stays as it is)."""
     return term is not None and not any(
-        f.is_Pow and f.base.is_Number for f in sp.Mul.make_args(term[1]))
+        f.is_Pow and f.base.is_Number and f.exp.is_Rational for f in sp.Mul.make_args(term[1]))
 
 
 def immutable_matrix(rows: int, cols: int, flat: list[sp.Expr]) -> sp.ImmutableMatrix:
