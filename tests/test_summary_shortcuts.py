@@ -9,13 +9,13 @@ import pytest
 import sympy as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_sympy_fast import X, fractions, same, terms
+from test_sympy_fast import X, fractions, nonzero, same, terms
 
 from benchmarks.jobs import problem_toml
 from symattn import attend, load_problem, numeric, render
 from symattn.checks.invariants import check
 from symattn.derivation import Options, derive
-from symattn.derivation.products import expanded_product
+from symattn.derivation.products import expanded, expanded_product
 from symattn.exact.sympy_fast import rational
 from symattn.parse.spec import parse_problem
 from symattn.renderers.fit import SAFETY, Fit, vector
@@ -26,7 +26,8 @@ from symattn.renderers.printer import _PRINTER, _denominator
 from conftest import ROOT
 
 entries = st.one_of(terms(), st.lists(terms(), min_size=2, max_size=4).map(lambda t: sp.Add(*t)),
-                    terms().map(lambda t: sp.exp(sp.Add(1, sp.log(2) * t, evaluate=False))))
+                    terms().map(lambda t: sp.exp(sp.Add(1, sp.log(2) * t, evaluate=False))),
+                    st.deferred(lambda: row_exponentials))
 
 
 @st.composite
@@ -39,6 +40,25 @@ def products(draw) -> tuple[sp.ImmutableMatrix, sp.ImmutableMatrix]:
     if draw(st.integers(0, 5)) == 0:
         values[0] = X
     return E, sp.ImmutableMatrix(m, d, values)
+
+
+LOGS = (sp.log(2), sp.log(3), sp.log(2) * sp.log(7), sp.log(5) ** 2, sp.Integer(1), X)
+exponents_of_e = st.lists(st.builds(lambda c, root, log: rational(c) * root * log, nonzero,
+                                    st.sampled_from((sp.S.One, sp.sqrt(2), sp.sqrt(3) / 5)),
+                                    st.sampled_from(LOGS)), min_size=1, max_size=5)
+powers = st.lists(st.builds(lambda n, c, root: sp.Integer(n) ** (rational(c) * root),
+                            st.sampled_from((2, 3, 6, 7)), nonzero,
+                            st.sampled_from((sp.sqrt(2), sp.sqrt(2) * sp.log(3), sp.pi))),
+                  max_size=3)
+row_exponentials = st.builds(lambda c, ps, xs: rational(c) * sp.Mul(*ps) * sp.exp(sp.Add(*xs)),
+                             nonzero, powers, exponents_of_e)
+
+
+@settings(max_examples=300, deadline=None)
+@given(row_exponentials)
+def test_an_exponential_is_expanded_as_expand_expands_it(x):
+    """c·n^(√2/2)·exp(a + b): the shortcut and sp.expand build the very same expression."""
+    assert same(expanded(x), sp.expand(x))
 
 
 @settings(max_examples=200, deadline=None)

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import sympy as sp
+from sympy.core.mul import _mulsort
 
+from ..exact.exp_eval import stays
 from ..exact.sympy_fast import add_term, build_sums, collect, immutable_matrix, python_rational
 
 Terms = list[tuple[object, sp.Expr]]
@@ -31,5 +33,30 @@ def expanded_product(E: sp.ImmutableMatrix, V: sp.ImmutableMatrix) -> sp.Immutab
 
 def _terms(x: sp.Expr) -> Terms | None:
     """x expanded, as (rational coefficient, unit) terms; None where a term does not split."""
-    terms = [add_term(t) for t in sp.Add.make_args(sp.expand(x))]
+    terms = [add_term(t) for t in sp.Add.make_args(expanded(x))]
     return None if any(t is None for t in terms) else terms
+
+
+def expanded(x: sp.Expr) -> sp.Expr:
+    """sp.expand(x); a row's exponential c·n^(√2/2)·exp(a + b + …) read off its form as
+    c·n^(√2/2)·exp(a)·exp(b)·… when every exp(a) stays as it is and nothing in x expands
+    further (what expand returns, without rebuilding and re-evaluating every factor)."""
+    factors = list(sp.Mul.make_args(x))
+    coefficient = factors.pop(0) if factors[0].is_Rational else sp.S.One
+    exps = [f for f in factors if isinstance(f, sp.exp)]
+    if len(exps) != 1 or not all(f in exps or _plain_power(f) for f in factors):
+        return sp.expand(x)
+    terms = sp.Add.make_args(exps[0].args[0])
+    if not all(stays(t) and not t.has(sp.Add) for t in terms):
+        return sp.expand(x)
+    factors = [f for f in factors if f not in exps] + [sp.exp(t, evaluate=False) for t in terms]
+    _mulsort(factors)
+    if coefficient is not sp.S.One:
+        factors.insert(0, coefficient)
+    return factors[0] if len(factors) == 1 else sp.Mul._from_args(factors, True)
+
+
+def _plain_power(x: sp.Expr) -> bool:
+    """n^c for an integer n > 1 and an irrational c with no sum in it: expand leaves it."""
+    return x.is_Pow and x.base.is_Integer and x.base > 1 and not x.exp.is_Rational and \
+        not x.exp.has(sp.Add)

@@ -59,6 +59,12 @@ def _product(powers: list[sp.Expr], exponential: sp.Expr | None) -> sp.Expr:
     return sp.Mul._from_args(factors)
 
 
+def stays(term: sp.Expr) -> bool:
+    """Whether sp.exp(term) is exp(term) itself, for a term that is not an Add (read, not asked:
+    False where the form is not one read here)."""
+    return term is not sp.S.One and _term(term) is STAY
+
+
 def _term(term: sp.Expr) -> object:
     """SymPy's exp evaluation of a term that is not an Add: STAY, its value, or UNKNOWN."""
     if term.is_Rational:
