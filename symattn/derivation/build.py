@@ -125,7 +125,6 @@ def _display(trace: Trace, inner: dict, whole: dict, form: Form) -> "Shown":
                 s if ok else sp.S.NegativeInfinity
                 for s, ok in zip(display["S"], (x for row in trace.readable for x in row))])
     display["A"] = trace.A.applyfunc(lambda x: whole.get(x, form(x.xreplace(inner))))
-    display["W"] = form(trace.A.xreplace(inner))  # weights with a and t but without p, q, ...
     display["E"] = form(trace.E.xreplace(inner))
     numerators = lambda: form(expanded_product(trace.E.xreplace(inner), p.V))  # O_ic Z_i
     if whole and all(x.is_Rational or x in whole for x in trace.A):
@@ -133,12 +132,13 @@ def _display(trace: Trace, inner: dict, whole: dict, form: Form) -> "Shown":
     if p.projections is not None:
         display.update({name: form(getattr(p.projections, name)) for name in PROJECTED
                         if getattr(p.projections, name) is not None})
-    return Shown(display, {"N": numerators})
+    weights = lambda: form(trace.A.xreplace(inner))  # with a and t but without p, q, ...
+    return Shown(display, {"N": numerators, "W": weights})
 
 
 class Shown(Mapping):
-    """The stages as shown; one that only the textbook writes out (N) is built when first
-    read, so a summary does not build it."""
+    """The stages as shown; those that only the textbook writes out (N, W) are built when
+    first read, so a summary does not build them."""
 
     def __init__(self, built: dict[str, sp.ImmutableMatrix], later: dict[str, Callable]):
         self._built, self._later = dict(built), dict(later)
