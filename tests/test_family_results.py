@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 import sympy as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from benchmarks.jobs import FAMILIES, problem_toml
 from benchmarks.record_results import record
@@ -67,5 +69,22 @@ def test_exp_eval_on_the_forms_it_reads_and_those_it_leaves_to_sympy():
     for argument in (r2 * l3 / 4, r2 * l2 * l3 + 1, r2 * l3 / 4 + r2 * sp.log(7) / 3 + 5,
                      l2 ** 2 * r2 + sp.pi, 3 / tau + r2 * l2, theta * l2 + l3 * r2,
                      sp.Rational(3, 7) + sp.E * l2, l2 + r2, sp.I * sp.pi * sp.Rational(1, 3),
-                     sp.Float(0.5) * l2, sp.log(sp.Rational(1, 2)) * r2, (1 + r2) * l2):
+                     sp.Float(0.5) * l2, sp.log(sp.Rational(1, 2)) * r2, (1 + r2) * l2,
+                     r2 * l2 / 4 + r2 * l3 / 4 + r2 * l2 * l3, r2 * l2 / 4 - sp.sqrt(3) * l2 / 5,
+                     -r2 * l2 / 4 - r2 * sp.log(5) / 4 + 1, r2 * l2 / 4 + r2 * l3 / 4):
         assert sp.srepr(exp_eval(argument)) == sp.srepr(sp.exp(argument)), argument
+
+
+logit_terms = st.builds(lambda c, root, log: sp.Rational(*c) * root * log,
+                        st.tuples(st.integers(-9, 9).filter(bool), st.integers(1, 8)),
+                        st.sampled_from((sp.S.One, sp.sqrt(2), sp.sqrt(3) / 5, sp.sqrt(6))),
+                        st.sampled_from((sp.log(2), sp.log(3), sp.log(5) ** 2, sp.S.One,
+                                         sp.log(2) * sp.log(7), sp.pi)))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(logit_terms, min_size=1, max_size=6),
+       st.sampled_from((0, 1, -1, sp.Rational(1, 2), 2)))
+def test_exp_eval_builds_what_sympy_exp_builds_on_sums_of_logit_terms(terms, constant):
+    argument = sp.Add(constant, *terms)
+    assert sp.srepr(exp_eval(argument)) == sp.srepr(sp.exp(argument)), argument

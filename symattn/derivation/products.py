@@ -6,7 +6,8 @@ import sympy as sp
 from sympy.core.mul import _mulsort
 
 from ..exact.exp_eval import stays
-from ..exact.sympy_fast import add_term, build_sums, collect, immutable_matrix, python_rational
+from ..exact.sympy_fast import (add_term, build_sums, collect, immutable_matrix, irrational_power,
+                                python_rational)
 
 Terms = list[tuple[object, sp.Expr]]
 
@@ -44,7 +45,8 @@ def expanded(x: sp.Expr) -> sp.Expr:
     factors = list(sp.Mul.make_args(x))
     coefficient = factors.pop(0) if factors[0].is_Rational else sp.S.One
     exps = [f for f in factors if isinstance(f, sp.exp)]
-    if len(exps) != 1 or not all(f in exps or _plain_power(f) for f in factors):
+    if len(exps) != 1 or not all(f in exps or irrational_power(f) and not f.exp.has(sp.Add)
+                                 for f in factors):
         return sp.expand(x)
     terms = sp.Add.make_args(exps[0].args[0])
     if not all(stays(t) and not t.has(sp.Add) for t in terms):
@@ -55,8 +57,3 @@ def expanded(x: sp.Expr) -> sp.Expr:
         factors.insert(0, coefficient)
     return factors[0] if len(factors) == 1 else sp.Mul._from_args(factors, True)
 
-
-def _plain_power(x: sp.Expr) -> bool:
-    """n^c for an integer n > 1 and an irrational c with no sum in it: expand leaves it."""
-    return x.is_Pow and x.base.is_Integer and x.base > 1 and not x.exp.is_Rational and \
-        not x.exp.has(sp.Add)

@@ -13,6 +13,8 @@ from __future__ import annotations
 import sympy as sp
 from sympy.core.mul import _mulsort
 
+from .sympy_fast import irrational_power
+
 STAY = object()  # exp(term) stays an exp
 UNKNOWN = object()  # not a form read here: let sp.exp decide
 
@@ -33,7 +35,9 @@ def exp_eval(argument: sp.Expr) -> sp.Expr:
             else:
                 out.append(value)
         if out:
-            return _product(out, sp.exp(sp.Add(*add), evaluate=False) if add else None)
+            rest = sp.Add(*add)
+            return _product(out, None if not add else sp.E if rest is sp.S.One else
+                            sp.exp(rest, evaluate=False))
         return sp.exp(argument, evaluate=False)
     value = _term(argument)
     if value is UNKNOWN:
@@ -45,7 +49,7 @@ def _product(powers: list[sp.Expr], exponential: sp.Expr | None) -> sp.Expr:
     """Mul(*powers) * exponential as Mul.flatten builds it, without flatten's assumption queries
     and its re-evaluation of exp: powers n^c of integers n > 1 with irrational exponents c are
     merged by exponent (2^c 3^c = 6^c) and put in Mul's canonical order; other powers go to Mul."""
-    if not all(x.is_Pow and x.base.is_Integer and not x.exp.is_Rational for x in powers):
+    if not all(irrational_power(x) for x in powers):
         return sp.Mul(*powers) * (exponential if exponential is not None else 1)
     bases: dict[sp.Expr, int] = {}
     for power in powers:
@@ -56,7 +60,7 @@ def _product(powers: list[sp.Expr], exponential: sp.Expr | None) -> sp.Expr:
     if len(factors) == 1:
         return factors[0]
     _mulsort(factors)
-    return sp.Mul._from_args(factors)
+    return sp.Mul._from_args(factors, True)
 
 
 def stays(term: sp.Expr) -> bool:

@@ -106,14 +106,14 @@ def times_inverse(x: sp.Expr, inverse: sp.Expr) -> sp.Expr:
     factors only need Mul's canonical order (nothing in them combines with 1/(sum))."""
     coefficient, factors = (x.args[0], list(x.args[1:])) if x.is_Mul and x.args[0].is_Rational \
         else (None, list(sp.Mul.make_args(x)))
-    if not all(isinstance(f, sp.exp) or _irrational_power(f) for f in factors):
+    if not all(isinstance(f, sp.exp) or irrational_power(f) for f in factors):
         return sp.Mul(x, inverse)
     factors.append(inverse)
     _mulsort(factors)
     return sp.Mul._from_args(factors if coefficient is None else [coefficient, *factors], True)
 
 
-def _irrational_power(x: sp.Expr) -> bool:
+def irrational_power(x: sp.Expr) -> bool:
     """n^c for an integer n > 1 and an irrational c (Mul leaves it as it is beside others)."""
     return x.is_Pow and x.base.is_Integer and x.base > 1 and not x.exp.is_Rational
 
