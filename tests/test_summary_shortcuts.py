@@ -15,6 +15,7 @@ from benchmarks.jobs import problem_toml
 from symattn import attend, load_problem, numeric, render
 from symattn.checks.invariants import check
 from symattn.derivation import Options, derive
+from symattn.derivation import forms
 from symattn.derivation.products import expanded, expanded_product
 from symattn.exact.sympy_fast import rational
 from symattn.parse.spec import parse_problem
@@ -152,3 +153,24 @@ def test_a_products_denominator_is_its_factors_denominators():
     for expr in (d * sp.sqrt(2) * sp.exp(-d * sp.sqrt(3)), d * sp.exp(d) / 3, -2 * d * sp.pi,
                  d * X ** -2 * sp.exp(sp.sqrt(2)), sp.Rational(3, 7) * d * sp.exp(-X)):
         assert sp.Mul(*map(_denominator, expr.args)) == sp.fraction(expr)[1], expr
+
+
+@pytest.mark.parametrize("family", ["logs", "roots", "symbolic"])
+def test_powers_from_unexpanded_exponents_are_those_from_expanded_ones(family, tmp_path, monkeypatch):
+    """integer_powers reads an exponent's terms as they are when each expands to itself; the
+    forms are the ones it builds from sp.expand of every exponent."""
+    path = tmp_path / "problem.toml"
+    path.write_text(problem_toml(family, 12), encoding="utf-8")
+    trace = attend(load_problem(path))
+    stages = [trace.E, trace.A, trace.stage("O")]
+    forms._powers.cache_clear()
+    forms._expands_to_itself.cache_clear()
+    shortcut = [forms.integer_powers(m) for m in stages]
+    read = forms._expands_to_itself.cache_info().currsize  # exponent terms read as they are
+    forms._powers.cache_clear()
+    monkeypatch.setattr(forms, "_expands_to_itself", lambda term: False)
+    reference = [forms.integer_powers(m) for m in stages]
+    forms._powers.cache_clear()
+    assert read > 10 or family != "logs"
+    for built, expected in zip(shortcut, reference):
+        assert all(same(b, e) for b, e in zip(built, expected))

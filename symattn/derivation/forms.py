@@ -55,7 +55,10 @@ def _exp_as_powers(argument: sp.Expr) -> sp.Expr | None:
     if not argument.has(sp.log):
         return None
     powers, rest = [], []
-    for term in sp.Add.make_args(sp.expand(argument)):
+    terms = sp.Add.make_args(argument)
+    if not all(_expands_to_itself(t) for t in terms):
+        terms = sp.Add.make_args(sp.expand(argument))
+    for term in terms:
         logs = [f for f in sp.Mul.make_args(term) if isinstance(f, sp.log) and f.args[0].is_Integer
                 and f.args[0] > 1]
         if len(logs) == 1:
@@ -66,6 +69,13 @@ def _exp_as_powers(argument: sp.Expr) -> sp.Expr | None:
         return None
     factors = powers + ([sp.exp(sp.Add(*rest))] if rest else [])
     return _merged_powers(factors)
+
+
+@lru_cache(maxsize=1 << 14)
+def _expands_to_itself(term: sp.Expr) -> bool:
+    """Whether sp.expand leaves a term of an exponent as it is (asked once per term: the
+    exponents of a row share their terms), so that the exponent need not be expanded."""
+    return sp.expand(term) == term
 
 
 def _mergeable(factors: tuple[sp.Expr, ...] | list[sp.Expr]) -> bool:
