@@ -7,7 +7,7 @@ from functools import lru_cache
 
 import pytest
 import sympy as sp
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from test_sympy_fast import X, fractions, nonzero, same, terms
 
@@ -22,7 +22,7 @@ from symattn.parse.spec import parse_problem
 from symattn.renderers.fit import SAFETY, Fit, vector
 from symattn.renderers.measure import width
 from symattn.model import ShownDecimal
-from symattn.renderers.printer import _PRINTER, _denominator
+from symattn.renderers.printer import _PRINTER, _denominator, has_denominator
 
 from conftest import ROOT
 
@@ -130,8 +130,26 @@ def test_a_constant_sum_is_ordered_as_sympy_orders_it(summands):
     assert _PRINTER._as_ordered_terms(total) == total.as_ordered_terms()
 
 
-def test_a_sum_with_a_symbol_is_left_to_sympy():
-    total = sp.exp(X) + 2 * sp.exp(-X) + 3
+T = sp.Symbol("t", positive=True)
+D = (ShownDecimal("0.425"), ShownDecimal("0.1"), ShownDecimal("0.85"))
+symbolic_factors = st.sampled_from((X, T, 1 / T, X ** 2, *D, sp.exp(-D[0] * sp.sqrt(2)),
+                                    sp.exp(D[1] * sp.sqrt(10)), sp.exp(3 / T), sp.exp(-X),
+                                    sp.sqrt(2) * D[2], sp.sqrt(X)))
+symbolic_terms = st.builds(lambda c, fs, k: rational(c) * sp.Mul(*fs) * k, nonzero,
+                           st.lists(symbolic_factors, max_size=3), constants)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(symbolic_terms, constant_terms), min_size=1, max_size=10))
+def test_a_sum_with_symbols_and_decimals_is_ordered_as_sympy_orders_it(summands):
+    total = sp.Add(*summands)
+    assume(total.is_Add)
+    assert _PRINTER._as_ordered_terms(total) == total.as_ordered_terms()
+
+
+@pytest.mark.parametrize("total", [1 - X, 2 - 3 * X, sp.pi - 2 * sp.sqrt(X), -1 + X, X - 2 * T,
+                                   sp.Rational(1, 2) - D[0], 1 + sp.exp(-D[0])])
+def test_a_number_beside_a_negative_multiple_keeps_sympys_order(total):
     assert _PRINTER._as_ordered_terms(total) == total.as_ordered_terms()
 
 
@@ -174,3 +192,21 @@ def test_powers_from_unexpanded_exponents_are_those_from_expanded_ones(family, t
     assert read > 10 or family != "logs"
     for built, expected in zip(shortcut, reference):
         assert all(same(b, e) for b, e in zip(built, expected))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(symbolic_terms, constant_terms), min_size=2, max_size=6))
+def test_a_sum_whose_terms_have_no_denominator_has_none_when_put_together(summands):
+    """The printer writes such an exponent as it is, without asking together()."""
+    total = sp.Add(*summands)
+    assume(total.is_Add)
+    assert has_denominator(total) or sp.fraction(sp.together(total))[1] == 1
+    assert has_denominator(total) == any(sp.fraction(t)[1] != 1 for t in total.args)
+
+
+@pytest.mark.parametrize("total", [-D[0] * sp.sqrt(2) + D[1] * sp.sqrt(10), 2 * sp.sqrt(2) + 4 * sp.sqrt(3),
+                                   X + 2 * T, 3 * sp.log(2) * sp.sqrt(2) - 6 * sp.log(3),
+                                   D[2] * X - 2 * sp.pi])
+def test_exponents_without_denominators_are_written_as_they_are(total):
+    assert not has_denominator(total) and sp.fraction(sp.together(total))[1] == 1
+    assert _PRINTER._written_exponent(total) == _PRINTER._print(total)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Callable, TypeVar
 
 import sympy as sp
 from sympy.printing.latex import LatexPrinter
@@ -11,8 +10,7 @@ from sympy.printing.precedence import PRECEDENCE
 
 from ..model import ShownDecimal
 from ..parse.labels import check_characters
-
-T = TypeVar("T")
+from .term_order import ordered_terms, remembered
 
 _TEXT_ESCAPES = {
     "\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\textdollar{}", "&": r"\&",
@@ -64,6 +62,8 @@ class MathPrinter(LatexPrinter):
                           lambda: self._written_exponent(x))
 
     def _written_exponent(self, x: sp.Expr) -> str:
+        if x.is_Add and not has_denominator(x):
+            return self._print(x)  # together() would find no denominator either
         numerator, denominator = sp.fraction(sp.together(x) if x.is_Add else x)
         if denominator == 1:
             return self._print(x)
@@ -88,20 +88,12 @@ class MathPrinter(LatexPrinter):
                           lambda: super(MathPrinter, self)._print_Add(expr, order))
 
     def _as_ordered_terms(self, expr: sp.Expr, order: str | None = None) -> list[sp.Expr]:
-        """The terms in SymPy's order; a sum of three or more constant terms (a row's sum of
-        exponentials) ordered as Expr.as_ordered_terms orders it, by each term's value as a
-        complex float, with the value of each factor computed once (SymPy evaluates every
-        factor of every term each time it prints a sum)."""
-        terms = sp.Add.make_args(expr)
-        if (order or self.order) is not None or len(terms) < 3 or \
-                not all(t.is_number for t in terms):
+        """The terms in SymPy's order (Expr.as_ordered_terms), each factor's facts found once:
+        a row's sum of exponentials is printed in every entry of the row."""
+        if (order or self.order) is not None or not expr.is_Add or not expr.is_commutative or \
+                any(t.is_Order for t in expr.args):
             return super()._as_ordered_terms(expr, order)
-        values = [_complex_value(t) for t in terms]
-        if any(v is None for v in values):
-            return super()._as_ordered_terms(expr, order)
-        keyed = sorted(zip(terms, values), key=lambda tv: ((bool(tv[1].imag), tv[1].imag),
-                                                           (tv[1].real, tv[1].imag)))
-        return [t for t, _ in keyed]
+        return ordered_terms(expr)
 
     def _print_Mul(self, expr: sp.Mul) -> str:
         fast = self._exponentials(expr)
@@ -133,30 +125,6 @@ class MathPrinter(LatexPrinter):
         return super()._deal_with_super_sub(string, style).replace(r"\mathscr{", r"\mathcal{")
 
 
-_FACTOR_VALUES: dict[sp.Expr, complex | None] = {}
-
-
-def _complex_value(term: sp.Expr) -> complex | None:
-    """A constant term's value as Expr.as_terms computes it (its coefficient, then times each
-    factor, as Python complex numbers, in the order of its factors); None if a factor has no
-    complex value."""
-    coefficient, rest = term.as_coeff_Mul()
-    value = complex(coefficient)
-    for factor in sp.Mul.make_args(rest) if rest is not sp.S.One else ():
-        factor_value = remembered(_FACTOR_VALUES, factor, lambda: _complex_or_none(factor))
-        if factor_value is None:
-            return None
-        value *= factor_value
-    return value
-
-
-def _complex_or_none(x: sp.Expr) -> complex | None:
-    try:
-        return complex(x)
-    except (TypeError, ValueError):
-        return None
-
-
 _PRINTER = MathPrinter()
 _SLASH = MathPrinter({"slash": True})
 EXPONENT_DIGITS = 12  # a power of ten with a longer exponent shows the exponent's magnitude
@@ -180,18 +148,6 @@ def math(expr: sp.Expr, slash: bool = False) -> str:
         return remembered(_PRINTED, (slash, expr), lambda: printer.doprint(expr))
     except TypeError:  # unhashable (a mutable matrix)
         return printer.doprint(expr)
-
-
-def remembered(memo: dict, key: object, make: Callable[[], T], kept: int = 50_000) -> T:
-    """memo[key], made by make() the first time; the memo is emptied when it holds kept values
-    (a long session prints many problems)."""
-    try:
-        return memo[key]
-    except KeyError:
-        if len(memo) >= kept:
-            memo.clear()
-        value = memo[key] = make()
-        return value
 
 
 def matrix(cells: list[list[str]]) -> str:
@@ -243,6 +199,12 @@ def labelled(cells: list[list[str]], rows: tuple[str, ...], columns: tuple[str, 
                         for r, row in zip(rows, cells))
     spec = "r|" + "c" * len(columns)
     return rf"\begin{{array}}{{{spec}}} & {head} \\ \hline {body} \end{{array}}"
+
+
+def has_denominator(x: sp.Expr) -> bool:
+    """Whether a term of the sum x has a denominator (SymPy's fraction() of it, read from its
+    factors': a rational's q, a negative power)."""
+    return any(_denominator(f) != 1 for t in sp.Add.make_args(x) for f in sp.Mul.make_args(t))
 
 
 @lru_cache(maxsize=1 << 14)
