@@ -16,6 +16,7 @@ from symattn import attend, load_problem, numeric, render
 from symattn.checks.invariants import check
 from symattn.derivation import Options, derive
 from symattn.derivation import forms
+from symattn.exact import shown
 from symattn.derivation.products import expanded, expanded_product
 from symattn.exact.sympy_fast import rational
 from symattn.parse.spec import parse_problem
@@ -210,3 +211,25 @@ def test_a_sum_whose_terms_have_no_denominator_has_none_when_put_together(summan
 def test_exponents_without_denominators_are_written_as_they_are(total):
     assert not has_denominator(total) and sp.fraction(sp.together(total))[1] == 1
     assert _PRINTER._written_exponent(total) == _PRINTER._print(total)
+
+
+@pytest.mark.parametrize("source", ["roots", "tests/wide/eight_causal.toml",
+                                    "tests/wide/six_symbolic.toml"])
+def test_decimal_display_forms_are_what_rebuilding_each_node_gives(source, tmp_path, monkeypatch):
+    """decimals_shown puts a product's or a sum's rewritten parts in canonical order itself;
+    the forms are those that rebuilding each node through its class gives."""
+    if source == "roots":
+        path = tmp_path / "problem.toml"
+        path.write_text(problem_toml(source, 12), encoding="utf-8")
+    else:
+        path = ROOT / source
+    trace = attend(load_problem(path))
+    assert trace.problem.decimals
+    values = [trace.E, trace.A, trace.stage("O"), *(z for z in trace.Z if z is not None)]
+    fast = [shown.decimals_shown(v) for v in values]
+    monkeypatch.setattr(shown, "rebuilt", lambda value, args: value.func(*args))
+    reference = [shown.decimals_shown(v) for v in values]
+    flat = lambda v: list(v) if isinstance(v, sp.MatrixBase) else [v]
+    assert any(b != x for f, v in zip(fast, values) for b, x in zip(flat(f), flat(v)))
+    for built, expected in zip(fast, reference):
+        assert all(same(b, e) for b, e in zip(flat(built), flat(expected)))

@@ -12,8 +12,11 @@ from __future__ import annotations
 from typing import Callable
 
 import sympy as sp
+from sympy.core.add import _addsort
+from sympy.core.mul import _mulsort
 
 from ..model import STAGES, Problem, ShownDecimal, Trace
+from .exp_eval import exp_eval
 
 MAX_SHOWN_DIGITS = 15
 Form = Callable[[sp.Basic], sp.Basic]
@@ -50,9 +53,66 @@ def decimals_shown(value: sp.Basic, memo: dict[sp.Basic, sp.Basic] | None = None
     elif value.is_Pow:  # the exponent of a root or a power keeps its form
         shown = sp.Pow(decimals_shown(value.base, memo), value.exp, evaluate=False)
     else:
-        shown = value.func(*(decimals_shown(a, memo) for a in value.args))
+        shown = rebuilt(value, [decimals_shown(a, memo) for a in value.args])
     memo[value] = shown
     return shown
+
+
+def rebuilt(value: sp.Basic, args: list[sp.Basic]) -> sp.Basic:
+    """value.func(*args): an exp through exp_eval, and a product of one exp, decimals and
+    inverses of sums in Mul's canonical order, without Mul.flatten (which evaluates the exp
+    again, asking the sign of its decimal exponent); anything else through its class."""
+    if isinstance(value, sp.exp):
+        return exp_eval(args[0])
+    if value.is_Mul:
+        product = _product(args)
+        if product is not None:
+            return product
+    if value.is_Add:
+        total = _sum(args)
+        if total is not None:
+            return total
+    return value.func(*args)
+
+
+def _sum(args: list[sp.Basic]) -> sp.Expr | None:
+    """Add(*args) when it only orders its terms: at most one number (a rational), no sums or
+    orders among them, and no two with one unit (rewriting rationals as decimals makes no
+    terms alike)."""
+    numbers = [a for a in args if a.is_Number]
+    terms = [a for a in args if not a.is_Number]
+    if len(numbers) > 1 or not all(n.is_Rational for n in numbers) or \
+            any(a.is_Add or a.is_Order or not a.is_commutative for a in terms):
+        return None
+    units = [a.as_coeff_Mul()[1] for a in terms]
+    if len(set(units)) < len(units):
+        return None
+    _addsort(terms)
+    if numbers and numbers[0] != 0:
+        terms.insert(0, numbers[0])
+    return terms[0] if len(terms) == 1 else sp.Add._from_args(terms, True)
+
+
+def _product(args: list[sp.Basic]) -> sp.Expr | None:
+    """Mul(*args) when it only orders its factors: a rational coefficient, at most one exp,
+    and symbols and powers of sums that Pow leaves as they are, no two with one base."""
+    coefficient, factors = sp.S.One, []
+    for factor in (f for a in args for f in sp.Mul.make_args(a)):
+        if factor.is_Rational:
+            coefficient *= factor
+        elif isinstance(factor, sp.exp) or factor.is_Symbol or (
+                factor.is_Pow and factor.base.is_Add and sp.Pow(*factor.args) == factor):
+            factors.append(factor)
+        else:
+            return None
+    bases = [f.as_base_exp()[0] for f in factors]
+    if coefficient == 0 or sum(isinstance(f, sp.exp) for f in factors) > 1 or \
+            len(set(bases)) < len(bases):
+        return None
+    _mulsort(factors)
+    if coefficient is not sp.S.One:
+        factors.insert(0, coefficient)
+    return factors[0] if len(factors) == 1 else sp.Mul._from_args(factors, True)
 
 
 def decimal(r: sp.Rational) -> sp.Expr:
