@@ -35,7 +35,7 @@ async function observe(page) {
         readable: td.dataset.readable === "1", text: td.textContent });
     }
     const exactA = [...document.querySelectorAll("#table-A tbody tr")].map((tr) =>
-      [...tr.querySelectorAll("td")].map((td) => (td.querySelector("annotation") || {}).textContent));
+      [...tr.querySelectorAll("td")].map((td) => (td.querySelector("[data-tex]") || { dataset: {} }).dataset.tex));
     const tab = document.querySelector("#walk-tabs [aria-selected='true']");
     return {
       error: document.body.dataset.error || null, lang: document.documentElement.lang, title: document.title,
@@ -60,8 +60,8 @@ async function observe(page) {
         [...tr.children].map((c) => (c.firstChild && c.firstChild.nodeType === 1 ? c.firstChild.textContent : c.textContent))),
       qkvHeadings: ["Q", "K", "V"].map((n) => {
         const t = $("table-" + n);
-        const a = t && t.closest("figure").querySelector("figcaption annotation");
-        return a ? a.textContent : null;
+        const a = t && t.closest("figure").querySelector("figcaption [data-tex]");
+        return a ? a.dataset.tex : null;
       }),
     };
   });
@@ -83,7 +83,7 @@ async function everyState(page) {
     const useOfFonts = () => {
       const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
       for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-        if (!node.parentElement.closest(".katex-html") || !node.data.trim()) continue;
+        if (!node.parentElement.closest(".katex-html, .num") || !node.data.trim()) continue; // typeset, or a plain number set as KaTeX would
         const style = getComputedStyle(node.parentElement);
         const family = style.fontFamily.split(",")[0].trim().replace(/"/g, "");
         if (!family.startsWith("KaTeX_")) continue;
