@@ -43,6 +43,8 @@ async function observe(page) {
       headings: [...document.querySelectorAll("h2")].map((h) => h.textContent),
       katex: document.querySelectorAll(".katex").length,
       katexErrors: document.querySelectorAll(".katex-error").length,
+      withoutMathML: [...document.querySelectorAll(".katex")].filter((k) => !k.querySelector(".katex-mathml math")).length,
+      plain: [...new Set([...document.querySelectorAll(".m.num")].map((n) => JSON.stringify([n.dataset.tex, n.textContent])))].map(JSON.parse),
       fonts: [...document.fonts].filter((f) => f.status === "loaded").map((f) => f.family),
       scripts: [...document.scripts].map((s) => ({ type: s.type, src: s.src })),
       csp: (document.querySelector("meta[http-equiv='Content-Security-Policy']") || {}).content || null,
@@ -105,6 +107,7 @@ async function everyState(page) {
       seen.push({ tau, mask, row, shownRow: document.getElementById("row").value,
         error: document.getElementById("state-error").hidden ? null : document.getElementById("state-error-text").textContent,
         katexErrors: document.querySelectorAll(".katex-error").length,
+        withoutMathML: [...document.querySelectorAll(".katex")].filter((k) => !k.querySelector(".katex-mathml math")).length,
         derivationMath: document.querySelectorAll("#derivation > :not(.stashed) .katex").length,
         freeNote: document.querySelector("#derivation > :not(.stashed) .free-note") !== null });
       useOfFonts();

@@ -155,10 +155,16 @@ function cardHead(name, rows, cols) {
 function matrixCard(name, cells, rows, cols, v) {
   const head = el("tr", {}, el("th", { scope: "col" }, el("span", { class: "visually-hidden", text: P.table_corner })), ...cols.map((c) => el("th", { scope: "col", text: c })));
   const body = el("tbody");
+  // a table whose first column alone nearly fills its scroll box (A's and O's long exact values):
+  // its other columns are typeset when the page is idle, their decimals there at once
+  const wide = cells.some((row) => row[0][0] !== null && data.math[row[0][0]][0].length > 60);
   cells.forEach((row, i) => {
     const tr = el("tr", { class: rowClass(name, i, v) }, el("th", { scope: "row", text: rows[i] }));
-    row.forEach(([id, decimal, approx]) => {
-      tr.append(el("td", {}, ...(id === null ? [cellNode([id, decimal, approx])] : [mathNode(id), decimal ? el("span", { class: "dec", text: decimal }) : null])));
+    row.forEach(([id, decimal, approx], j) => {
+      if (id === null) return tr.append(el("td", {}, cellNode([id, decimal, approx])));
+      const td = el("td", {}, wide && j > 0 ? null : mathNode(id), decimal ? el("span", { class: "dec", text: decimal }) : null);
+      if (wide && j > 0) later(() => td.prepend(mathNode(id)));
+      tr.append(td);
     });
     body.append(tr);
   });

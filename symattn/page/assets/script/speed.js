@@ -39,12 +39,27 @@ function settle() { // nothing owed: no block, no card, no part of a derivation,
   if (!owed.size && !slices.length && !lateMath.length) delete document.body.dataset.pending;
 }
 
-// A row's derivation (about 15 parts, 1 900 px and 6 000 elements) is drawn a screenful first:
-// its parts down to the bottom of the screen at once (the heights of the version shown before
-// as the guide), the others below them when the page is idle, a few at a time, where no one is
-// reading yet. parts: [box, make] in order.
+// Drawing put off to idle periods, in order, about 6 ms a slice (body[data-pending] until done).
 const slices = [];
 let slicing = 0;
+function later(draw) {
+  slices.push(draw);
+  document.body.dataset.pending = "1";
+  if (!slicing) slicing = (window.requestIdleCallback || setTimeout)(drawSlice, { timeout: 300 });
+}
+function drawSlice() {
+  slicing = 0;
+  for (const start = performance.now(); slices.length && performance.now() - start < 6;) slices.shift()();
+  fitSoon($("tables"));
+  fitSoon($("derivation"));
+  if (slices.length) slicing = (window.requestIdleCallback || setTimeout)(drawSlice, { timeout: 300 });
+  else settle();
+}
+
+// A row's derivation (about 15 parts, 1 900 px and 6 000 elements) is drawn a screenful first:
+// its parts down to the bottom of the screen at once (the heights of the version shown before
+// as the guide), the others below them when the page is idle, where no one is reading yet.
+// parts: [box, make] in order.
 function drawInSlices(parts) {
   const shown = $("derivation").querySelector(":scope > :not(.stashed)");
   const top = $("derivation").getBoundingClientRect().top;
@@ -54,21 +69,7 @@ function drawInSlices(parts) {
     parts[k][0].append(parts[k][1]());
     y += guide[k] || 60;
   }
-  slices.push(...parts.slice(k));
-  if (slices.length && !slicing) {
-    document.body.dataset.pending = "1";
-    slicing = (window.requestIdleCallback || setTimeout)(drawSlice, { timeout: 300 });
-  }
-}
-function drawSlice() {
-  slicing = 0;
-  for (const start = performance.now(); slices.length && performance.now() - start < 6;) {
-    const [box, make] = slices.shift();
-    box.append(make());
-  }
-  fitSoon($("derivation"));
-  if (slices.length) slicing = (window.requestIdleCallback || setTimeout)(drawSlice, { timeout: 300 });
-  else settle();
+  for (const [box, make] of parts.slice(k)) later(() => box.append(make()));
 }
 function payOwed(block) {
   const [name, draw] = owed.get(block);
