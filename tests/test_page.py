@@ -388,8 +388,10 @@ def test_every_page_opens_offline_and_renders_its_tables(browser, name):
     assert sorted(first["tables"]) == sorted([*"QKVRSMLAO", *given])
     for table in first["tables"].values():
         assert table["shown"] in (None, [table["rows"], table["cols"]])
+    assert first["withoutMathML"] == 0  # every formula's MathML copy is in once the page is settled
     for state in result["states"]:  # every row of every temperature and mask
         assert state["katexErrors"] == 0 and state["shownRow"] == str(state["row"])
+        assert state["withoutMathML"] == 0
         assert state["error"] or state["derivationMath"] > 0 or state["tau"] is None or \
             (state["tau"] == "1.234" and state["freeNote"])
 
@@ -407,6 +409,17 @@ def test_row_3_with_the_causal_mask_has_zeros_in_columns_4_and_5(browser):
     assert "Masked, weight exactly 0: 分配 (future position), 权重 (future position)." in seen["summary"]
     assert "The rounded weights shown add up to 0.999, not 1" in seen["summary"]  # the lesson's note
     assert seen["checks"] == "passed"
+
+
+def test_plain_numbers_are_text_in_katex_font_and_keep_their_tex(browser):
+    """A formula whose TeX is a plain number (1.4, 0, M's -\\infty) is written as text, minus sign
+    and infinity as KaTeX sets them, its TeX in data-tex; anything else is typeset."""
+    seen = browser["demo"]["row3Causal"]
+    plain = dict(seen["plain"])
+    assert plain["-\\infty"] == "\u2212\u221e" and plain["1.4"] == "1.4" and plain["0"] == "0"
+    assert all(re.fullmatch(r"-?(\d+(\.\d+)?|\\infty)", tex) for tex in plain), plain
+    assert all(text == tex.replace("-", "\u2212").replace("\\infty", "\u221e") for tex, text in plain.items())
+    assert all(tex.startswith(r"\frac{") for tex in seen["exactA"][2][:3])  # exact weights: typeset
 
 
 def shapes(observed: dict) -> dict:

@@ -25,8 +25,8 @@ async function observe(page) {
     for (const td of document.querySelectorAll("#heatmap td")) (heat[td.dataset.row] = heat[td.dataset.row] || []).push(td.textContent);
     const table = (name) => [...document.querySelectorAll(`#table-${name} tbody tr`)].map((tr) =>
       [...tr.querySelectorAll("td")].map((td) => {
-        const a = td.querySelector("annotation");
-        return { tex: a ? a.textContent : null, text: a ? null : td.textContent, edited: td.classList.contains("edited") };
+        const a = td.querySelector("[data-tex]");
+        return { tex: a ? a.dataset.tex : null, text: a ? null : td.textContent, edited: td.classList.contains("edited") };
       }));
     const fields = {};
     for (const input of document.querySelectorAll(".edit-cell")) {

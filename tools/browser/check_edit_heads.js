@@ -21,8 +21,8 @@ async function observe(page) {
     for (const td of document.querySelectorAll("#heatmap td")) (heat[td.dataset.row] = heat[td.dataset.row] || []).push(td.textContent);
     const table = (name) => [...document.querySelectorAll(`#table-${name} tbody tr`)].map((tr) =>
       [...tr.querySelectorAll("td")].map((td) => {
-        const a = td.querySelector("annotation");
-        return a ? "tex:" + a.textContent : td.textContent;
+        const a = td.querySelector("[data-tex]");
+        return a ? "tex:" + a.dataset.tex : td.textContent;
       }));
     const fields = {};
     for (const input of document.querySelectorAll(".edit-cell")) {

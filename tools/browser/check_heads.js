@@ -17,7 +17,7 @@ async function observe(page) {
   return page.evaluate(() => {
     const $ = (id) => document.getElementById(id);
     const tex = (id) => [...document.querySelectorAll(`#table-${id} tbody tr`)].map((tr) =>
-      [...tr.querySelectorAll("td")].map((td) => (td.querySelector("annotation") || {}).textContent));
+      [...tr.querySelectorAll("td")].map((td) => (td.querySelector("[data-tex]") || { dataset: {} }).dataset.tex));
     return {
       head: $("head") ? $("head").value : null, hash: location.hash, share: $("share-url").value,
       row: $("row").value, tau: $("tau-text").value, mask: $("mask").checked, focus: document.activeElement.id,

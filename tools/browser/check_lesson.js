@@ -28,17 +28,14 @@ async function open(browser, file, viewport, hash = "") {
   return { context, page, log };
 }
 
-// Text as a reader meets it, math as its TeX ($...$), from the page's own KaTeX annotations.
+// Text as a reader meets it, math as its TeX ($...$), from the data-tex the page sets on every formula.
 async function text(page, selector) {
   await page.waitForFunction(() => !document.body.dataset.pending, null, { polling: 20, timeout: 10000 }); // blocks drawn when seen or idle
   return page.evaluate((selector) => {
     const read = (node) => {
       if (node.nodeType === 3) return node.textContent;
       if (node.nodeType !== 1) return "";
-      if (node.classList.contains("katex")) {
-        const tex = node.querySelector("annotation");
-        return "$" + (tex ? tex.textContent : "") + "$";
-      }
+      if (node.dataset.tex !== undefined) return "$" + node.dataset.tex + "$"; // typeset or a plain number
       return [...node.childNodes].map(read).join("");
     };
     const node = document.querySelector(selector);

@@ -35,7 +35,7 @@ async function observe(page) {
         readable: td.dataset.readable === "1", text: td.textContent });
     }
     const exactA = [...document.querySelectorAll("#table-A tbody tr")].map((tr) =>
-      [...tr.querySelectorAll("td")].map((td) => (td.querySelector("annotation") || {}).textContent));
+      [...tr.querySelectorAll("td")].map((td) => (td.querySelector("[data-tex]") || { dataset: {} }).dataset.tex));
     const tab = document.querySelector("#walk-tabs [aria-selected='true']");
     return {
       error: document.body.dataset.error || null, lang: document.documentElement.lang, title: document.title,
@@ -43,6 +43,8 @@ async function observe(page) {
       headings: [...document.querySelectorAll("h2")].map((h) => h.textContent),
       katex: document.querySelectorAll(".katex").length,
       katexErrors: document.querySelectorAll(".katex-error").length,
+      withoutMathML: [...document.querySelectorAll(".katex")].filter((k) => !k.querySelector(".katex-mathml math")).length,
+      plain: [...new Set([...document.querySelectorAll(".m.num")].map((n) => JSON.stringify([n.dataset.tex, n.textContent])))].map(JSON.parse),
       fonts: [...document.fonts].filter((f) => f.status === "loaded").map((f) => f.family),
       scripts: [...document.scripts].map((s) => ({ type: s.type, src: s.src })),
       csp: (document.querySelector("meta[http-equiv='Content-Security-Policy']") || {}).content || null,
@@ -60,8 +62,8 @@ async function observe(page) {
         [...tr.children].map((c) => (c.firstChild && c.firstChild.nodeType === 1 ? c.firstChild.textContent : c.textContent))),
       qkvHeadings: ["Q", "K", "V"].map((n) => {
         const t = $("table-" + n);
-        const a = t && t.closest("figure").querySelector("figcaption annotation");
-        return a ? a.textContent : null;
+        const a = t && t.closest("figure").querySelector("figcaption [data-tex]");
+        return a ? a.dataset.tex : null;
       }),
     };
   });
@@ -83,7 +85,7 @@ async function everyState(page) {
     const useOfFonts = () => {
       const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
       for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-        if (!node.parentElement.closest(".katex-html") || !node.data.trim()) continue;
+        if (!node.parentElement.closest(".katex-html, .num") || !node.data.trim()) continue; // typeset, or a plain number set as KaTeX would
         const style = getComputedStyle(node.parentElement);
         const family = style.fontFamily.split(",")[0].trim().replace(/"/g, "");
         if (!family.startsWith("KaTeX_")) continue;
@@ -105,6 +107,7 @@ async function everyState(page) {
       seen.push({ tau, mask, row, shownRow: document.getElementById("row").value,
         error: document.getElementById("state-error").hidden ? null : document.getElementById("state-error-text").textContent,
         katexErrors: document.querySelectorAll(".katex-error").length,
+        withoutMathML: [...document.querySelectorAll(".katex")].filter((k) => !k.querySelector(".katex-mathml math")).length,
         derivationMath: document.querySelectorAll("#derivation > :not(.stashed) .katex").length,
         freeNote: document.querySelector("#derivation > :not(.stashed) .free-note") !== null });
       useOfFonts();

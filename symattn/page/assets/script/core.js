@@ -30,16 +30,46 @@ function fill(key, fields) {
   return P[key].replace(/\{(\w+)\}/g, (whole, name) => (name in fields ? String(fields[name]) : whole));
 }
 
-const parsed = new Map();
+// A plain number in the TeX (1.4, -0.6, 0, -\infty) is written as text in KaTeX's Main font,
+// the look KaTeX gives it, in one element instead of about a dozen (HTML and MathML copies);
+// every formula, typeset or not, keeps its TeX in data-tex (what the browser checks read).
+const PLAIN = /^-?(?:\d+(?:\.\d+)?|\\infty)$/;
+// KaTeX's MathML copy of a formula (what screen readers read; clipped to one pixel) costs as much
+// layout as the formula it draws. It is put in when the page is idle, a slice at a time, right
+// after the change that drew the formula; body[data-pending] stays set until every copy is in.
+const parsed = new Map(); // id -> [template, elements in its MathML copy]
+const lateMath = []; // [where, MathML copy, its elements]
+let lateIdle = 0;
+function addLateMath() {
+  lateIdle = 0;
+  for (let budget = 600; lateMath.length && budget > 0;) { // about 10 ms of layout in the next frame
+    const [where, copy, size] = lateMath.shift();
+    where.prepend(copy);
+    budget -= size;
+  }
+  if (lateMath.length) lateIdle = (window.requestIdleCallback || setTimeout)(addLateMath, { timeout: 500 });
+  else settle();
+}
 function mathNode(id, extra = "") {
-  let template = parsed.get(id);
-  if (!template) {
-    const [tex, display] = data.math[id];
-    template = document.createElement("template");
+  const [tex, display] = data.math[id];
+  const cls = ("m " + extra).trim();
+  if (!display && PLAIN.test(tex)) return el("span", { class: cls + " num", "data-tex": tex, text: tex.replace("-", "\u2212").replace("\\infty", "\u221e") });
+  let kept = parsed.get(id);
+  if (!kept) {
+    const template = document.createElement("template");
     template.innerHTML = window.katex.renderToString(tex, { // the page's own TeX; labels escaped
       displayMode: display === 1, strict: "error", throwOnError: false, trust: false,
       maxSize: 20, maxExpand: 1000, output: "htmlAndMathml" });
-    parsed.set(id, template);
+    const copy = template.content.querySelector(".katex-mathml");
+    parsed.set(id, kept = [template, copy ? copy.getElementsByTagName("*").length + 1 : 0]);
   }
-  return el("span", { class: ("m " + extra).trim() }, template.content.cloneNode(true));
+  const node = el("span", { class: cls, "data-tex": tex }, kept[0].content.cloneNode(true));
+  const copy = kept[1] && node.querySelector(".katex-mathml");
+  if (copy) {
+    lateMath.push([copy.parentNode, copy, kept[1]]);
+    copy.remove();
+    document.body.dataset.pending = "1";
+    if (!lateIdle) lateIdle = (window.requestIdleCallback || setTimeout)(addLateMath, { timeout: 500 });
+  }
+  return node;
 }

@@ -134,7 +134,7 @@ function renderTables(v) {
   if (data.projections) {
     for (const [name, cells] of Object.entries((v && v.projectionTables) || data.projections.tables)) {
       const rows = name === "X" ? data.rowLabels : name === "Y" ? data.colLabels : cells.map((_, r) => String(r + 1));
-      box.push(cachedCard(name, cells, rows, cells[0].map((_, c) => String(c + 1)), v));
+      box.push(cardSoon(name, cells, rows, cells[0].map((_, c) => String(c + 1)), v));
     }
   }
   for (const name of ["Q", "K", "V", "R", "S", "M", "L", "A", "O"]) {
@@ -142,7 +142,7 @@ function renderTables(v) {
     if (!cells) continue;
     const rows = keyRows.includes(name) ? data.colLabels : data.rowLabels;
     const cols = ["R", "S", "M", "L", "A"].includes(name) ? data.colLabels : cells[0].map((_, c) => String(c + 1));
-    box.push(cachedCard(name, cells, rows, cols, v));
+    box.push(cardSoon(name, cells, rows, cols, v));
   }
   keepCards($("tables"), box);
 }
@@ -155,10 +155,16 @@ function cardHead(name, rows, cols) {
 function matrixCard(name, cells, rows, cols, v) {
   const head = el("tr", {}, el("th", { scope: "col" }, el("span", { class: "visually-hidden", text: P.table_corner })), ...cols.map((c) => el("th", { scope: "col", text: c })));
   const body = el("tbody");
+  // a table whose first column alone nearly fills its scroll box (A's and O's long exact values):
+  // its other columns are typeset when the page is idle, their decimals there at once
+  const wide = cells.some((row) => row[0][0] !== null && data.math[row[0][0]][0].length > 60);
   cells.forEach((row, i) => {
     const tr = el("tr", { class: rowClass(name, i, v) }, el("th", { scope: "row", text: rows[i] }));
-    row.forEach(([id, decimal, approx]) => {
-      tr.append(el("td", {}, ...(id === null ? [cellNode([id, decimal, approx])] : [mathNode(id), decimal ? el("span", { class: "dec", text: decimal }) : null])));
+    row.forEach(([id, decimal, approx], j) => {
+      if (id === null) return tr.append(el("td", {}, cellNode([id, decimal, approx])));
+      const td = el("td", {}, wide && j > 0 ? null : mathNode(id), decimal ? el("span", { class: "dec", text: decimal }) : null);
+      if (wide && j > 0) later(() => td.prepend(mathNode(id)));
+      tr.append(td);
     });
     body.append(tr);
   });
@@ -221,10 +227,11 @@ function renderDerivation(v) {
       : fill("free_note", { tau: state.tau, taus: taus.map((t) => t.key).join(", ") }) }));
     return;
   }
-  box.replaceChildren(...(v ? v.rows[state.row - 1].map(blockNode) : []));
+  box.replaceChildren();
   if (!v) return;
-  checks.append(...v.checks.map(blockNode));
-  checks.append(el("p", { class: v.passed ? "passed" : "failed", id: "checks-verdict", text: v.passed ? P.all_passed : P.some_failed }));
+  const verdict = () => el("p", { class: v.passed ? "passed" : "failed", id: "checks-verdict", text: v.passed ? P.all_passed : P.some_failed });
+  drawInSlices([...v.rows[state.row - 1].map((b) => [box, () => blockNode(b)]),
+    ...v.checks.map((b) => [checks, () => blockNode(b)]), [checks, verdict]]);
 }
 
 // A region that scrolls sideways can be reached and scrolled by keyboard; controls that would

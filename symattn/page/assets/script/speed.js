@@ -15,8 +15,7 @@ function timedDraw(name, draw) {
 function blockOf(node) {
   return node.closest("section");
 }
-function drawWhenSeen(node, name, draw) {
-  const block = blockOf(node);
+function drawWhenSeen(node, name, draw, block = blockOf(node)) {
   if (!watcher) {
     watcher = new IntersectionObserver((entries) => {
       for (const entry of entries) {
@@ -27,7 +26,7 @@ function drawWhenSeen(node, name, draw) {
     });
     for (const id of ["tables", "derivation", "mistakes"]) watcher.observe(blockOf($(id)));
   }
-  owed.delete(block);
+  if (owed.delete(block)) settle();
   if (onScreen.has(block)) {
     timedDraw(name, draw);
   } else {
@@ -36,11 +35,47 @@ function drawWhenSeen(node, name, draw) {
     if (!idle) idle = (window.requestIdleCallback || setTimeout)(payIdle, { timeout: 1500 });
   }
 }
+function settle() { // nothing owed: no block, no card, no part of a derivation, no MathML copy
+  if (!owed.size && !slices.length && !lateMath.length) delete document.body.dataset.pending;
+}
+
+// Drawing put off to idle periods, in order, about 6 ms a slice (body[data-pending] until done).
+const slices = [];
+let slicing = 0;
+function later(draw) {
+  slices.push(draw);
+  document.body.dataset.pending = "1";
+  if (!slicing) slicing = (window.requestIdleCallback || setTimeout)(drawSlice, { timeout: 300 });
+}
+function drawSlice() {
+  slicing = 0;
+  for (const start = performance.now(); slices.length && performance.now() - start < 6;) slices.shift()();
+  fitSoon($("tables"));
+  fitSoon($("derivation"));
+  if (slices.length) slicing = (window.requestIdleCallback || setTimeout)(drawSlice, { timeout: 300 });
+  else settle();
+}
+
+// A row's derivation (about 15 parts, 1 900 px and 6 000 elements) is drawn a screenful first:
+// its parts down to the bottom of the screen at once (the heights of the version shown before
+// as the guide), the others below them when the page is idle, where no one is reading yet.
+// parts: [box, make] in order.
+function drawInSlices(parts) {
+  const shown = $("derivation").querySelector(":scope > :not(.stashed)");
+  const top = $("derivation").getBoundingClientRect().top;
+  const guide = shown ? [...shown.children].map((c) => c.offsetHeight) : [];
+  let k = 0;
+  for (let y = top; k < parts.length && y < window.innerHeight; k++) {
+    parts[k][0].append(parts[k][1]());
+    y += guide[k] || 60;
+  }
+  for (const [box, make] of parts.slice(k)) later(() => box.append(make()));
+}
 function payOwed(block) {
   const [name, draw] = owed.get(block);
   owed.delete(block);
   timedDraw(name, draw);
-  if (!owed.size) delete document.body.dataset.pending;
+  settle();
   fitSoon(block);
 }
 function payIdle() { // one block per idle period, so a reader's next change waits for little
@@ -94,13 +129,34 @@ function stash(node, on) {
     }
   }
 }
+// A card not built yet (a first visit: its math typeset, its cells laid out) is built at once
+// only when its slot is on the screen, or new; a slot off the screen is owed like a block (drawn
+// when it comes into view or the page is idle) and hides its old card until then, so no stale
+// value is ever seen. wanted: cards, or [key, build] for a card not built yet (cardSoon).
 function keepCards(box, wanted) {
   wanted.forEach((card, k) => {
     let slot = box.children[k];
     if (!slot) box.append(slot = el("div", { class: "slot" }));
-    showOnly(slot, card, STASH);
+    const show = (shown) => {
+      slot.classList.remove("owed");
+      showOnly(slot, shown, STASH);
+    };
+    if (Array.isArray(card) && slot.children.length) {
+      slot.classList.toggle("owed", !onScreen.has(slot));
+      return drawWhenSeen(slot, "card", () => show(card[1]()), slot);
+    }
+    if (owed.delete(slot)) settle(); // built or new: shown now
+    show(Array.isArray(card) ? card[1]() : card);
+    watcher.observe(slot); // observed once (observing again changes nothing)
   });
-  while (box.children.length > wanted.length) box.lastElementChild.remove();
+  while (box.children.length > wanted.length) {
+    owed.delete(box.lastElementChild);
+    box.lastElementChild.remove();
+  }
+}
+function cardSoon(name, cells, rows, cols, v) { // a kept card, or how to build it when it is seen
+  const key = name + "\u0000" + JSON.stringify(cells);
+  return cards.has(key) ? cachedCard(name, cells, rows, cols, v) : [key, () => cachedCard(name, cells, rows, cols, v)];
 }
 function showOnly(box, shown, most) { // shown becomes box's one unstashed child; at most `most` kept
   if (shown.parentNode !== box) box.append(shown);
