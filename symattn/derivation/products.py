@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import sympy as sp
-from sympy.core.mul import _mulsort
 
 from ..exact.exp_eval import stays
 from ..exact.sympy_fast import (add_term, build_sums, collect, immutable_matrix, irrational_power,
-                                python_rational)
+                                ordered_product, python_rational)
 
 Terms = list[tuple[object, sp.Expr]]
 
@@ -51,9 +50,6 @@ def expanded(x: sp.Expr) -> sp.Expr:
     terms = sp.Add.make_args(exps[0].args[0])
     if not all(stays(t) and not t.has(sp.Add) for t in terms):
         return sp.expand(x)
-    factors = [f for f in factors if f not in exps] + [sp.exp(t, evaluate=False) for t in terms]
-    _mulsort(factors)
-    if coefficient is not sp.S.One:
-        factors.insert(0, coefficient)
-    return factors[0] if len(factors) == 1 else sp.Mul._from_args(factors, True)
+    return ordered_product([f for f in factors if f not in exps] +
+                           [sp.exp(t, evaluate=False) for t in terms], coefficient)
 

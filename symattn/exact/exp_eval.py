@@ -5,15 +5,14 @@ and decides which factors are "comparable" by evaluating them numerically and as
 which consults SymPy's assumptions: most of the exact computation on logarithm and root inputs.
 For terms made of rationals, integer roots, pi, E, logs of integers and their integer powers,
 the answer is read off the term's form here, following exp.eval step by step; any other
-argument goes to sp.exp itself. tests/test_exp_eval.py compares the two on every input family.
+argument goes to sp.exp itself. tests/test_family_results.py compares the two on every input family.
 """
 
 from __future__ import annotations
 
 import sympy as sp
-from sympy.core.mul import _mulsort
 
-from .sympy_fast import irrational_power
+from .sympy_fast import irrational_power, ordered_product
 
 STAY = object()  # exp(term) stays an exp
 UNKNOWN = object()  # not a form read here: let sp.exp decide
@@ -55,12 +54,7 @@ def _product(powers: list[sp.Expr], exponential: sp.Expr | None) -> sp.Expr:
     for power in powers:
         bases[power.exp] = bases.get(power.exp, 1) * int(power.base)
     factors = [sp.Pow(sp.Integer(base), exponent) for exponent, base in bases.items()]
-    if exponential is not None:
-        factors.append(exponential)
-    if len(factors) == 1:
-        return factors[0]
-    _mulsort(factors)
-    return sp.Mul._from_args(factors, True)
+    return ordered_product(factors + ([exponential] if exponential is not None else []))
 
 
 def stays(term: sp.Expr) -> bool:

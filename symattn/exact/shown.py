@@ -13,10 +13,10 @@ from typing import Callable
 
 import sympy as sp
 from sympy.core.add import _addsort
-from sympy.core.mul import _mulsort
 
 from ..model import STAGES, Problem, ShownDecimal, Trace
 from .exp_eval import exp_eval
+from .sympy_fast import ordered_product
 
 MAX_SHOWN_DIGITS = 15
 Form = Callable[[sp.Basic], sp.Basic]
@@ -109,10 +109,7 @@ def _product(args: list[sp.Basic]) -> sp.Expr | None:
     if coefficient == 0 or sum(isinstance(f, sp.exp) for f in factors) > 1 or \
             len(set(bases)) < len(bases):
         return None
-    _mulsort(factors)
-    if coefficient is not sp.S.One:
-        factors.insert(0, coefficient)
-    return factors[0] if len(factors) == 1 else sp.Mul._from_args(factors, True)
+    return ordered_product(factors, coefficient)
 
 
 def decimal(r: sp.Rational) -> sp.Expr:

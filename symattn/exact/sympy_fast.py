@@ -105,12 +105,20 @@ def times_inverse(x: sp.Expr, inverse: sp.Expr) -> sp.Expr:
     integers to irrational powers such as 6^(√2/2)) or a rational c, without Mul.flatten: the
     factors only need Mul's canonical order (nothing in them combines with 1/(sum))."""
     coefficient, factors = (x.args[0], list(x.args[1:])) if x.is_Mul and x.args[0].is_Rational \
-        else (None, list(sp.Mul.make_args(x)))
+        else (sp.S.One, list(sp.Mul.make_args(x)))
     if not all(isinstance(f, sp.exp) or irrational_power(f) for f in factors):
         return sp.Mul(x, inverse)
-    factors.append(inverse)
+    return ordered_product([*factors, inverse], coefficient)
+
+
+def ordered_product(factors: list[sp.Expr], coefficient: sp.Expr = sp.S.One) -> sp.Expr:
+    """sp.Mul(coefficient, *factors) for factors that Mul would only put in order (no two
+    combine, none with the rational coefficient): sorted as Mul sorts them, without flatten."""
+    factors = list(factors)
     _mulsort(factors)
-    return sp.Mul._from_args(factors if coefficient is None else [coefficient, *factors], True)
+    if coefficient is not sp.S.One:
+        factors.insert(0, coefficient)
+    return factors[0] if len(factors) == 1 else sp.Mul._from_args(factors, True)
 
 
 def irrational_power(x: sp.Expr) -> bool:

@@ -202,8 +202,8 @@ def labelled(cells: list[list[str]], rows: tuple[str, ...], columns: tuple[str, 
 
 
 def has_denominator(x: sp.Expr) -> bool:
-    """Whether a term of the sum x has a denominator (SymPy's fraction() of it, read from its
-    factors': a rational's q, a negative power)."""
+    """Whether a term of the sum (or the product) x has a denominator (SymPy's fraction() of it,
+    read from its factors': a rational's q, a negative power)."""
     return any(_denominator(f) != 1 for t in sp.Add.make_args(x) for f in sp.Mul.make_args(t))
 
 
@@ -220,7 +220,7 @@ def decimal_first(printer, expr: sp.Mul, default, joint: str) -> str:
     any other product as the printer writes it."""
     decimals = [f for f in expr.args if isinstance(f, ShownDecimal)]
     rest = [f for f in expr.args if not isinstance(f, ShownDecimal)]
-    if not decimals or not rest or sp.Mul(*map(_denominator, expr.args)) != 1:
+    if not decimals or not rest or has_denominator(expr):
         return default(expr)
     sign = ""
     if rest[0].is_Number and rest[0].is_negative:
