@@ -1,7 +1,7 @@
 """Derivations on paper: every worked example and the wide cases, English (pdfLaTeX) and Chinese
 (XeLaTeX), as a standalone article and as a fragment \\input into a book with only the lines
-`--preamble` prints, compile with zero overfull boxes (none too wide, none too high); the
-lesson's Example 2 fits one page."""
+`--preamble` prints, compile with zero overfull boxes (none too wide, none too high, a matrix
+taller than a page included); the lesson's Example 2 fits one page."""
 
 from __future__ import annotations
 
@@ -17,13 +17,15 @@ from conftest import MULTI_HEAD, ROOT, SHAPE_ONLY, VALUE_EXAMPLES
 from symattn import cli
 
 WIDE = sorted((ROOT / "tests" / "wide").glob("*.toml"))
-SOURCES = VALUE_EXAMPLES + sorted(MULTI_HEAD | SHAPE_ONLY) + WIDE
+TALL = sorted((ROOT / "tests" / "tall").glob("*.toml"))
+SOURCES = VALUE_EXAMPLES + sorted(MULTI_HEAD | SHAPE_ONLY) + WIDE + TALL
 KINDS = ("article", "book")
 FIVE = ROOT / "worked_examples" / "05_five_tokens_temperature" / "problem.toml"
 DETAILS = {path: ("textbook", "full", "summary") if path in WIDE else
-           ("textbook", "summary") if path == FIVE else ("textbook",) for path in SOURCES}
+           ("textbook", "summary") if path == FIVE or path in TALL else ("textbook",)
+           for path in SOURCES}
 """The default detail everywhere; the wide cases every row step by step and in summary too, the
-five tokens in summary (a display of more lines than a page holds)."""
+five tokens and the tall case in summary (a display of more lines than a page holds)."""
 
 
 def _name(path) -> str:

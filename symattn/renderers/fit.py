@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .measure import joined_width, width
+from .measure import height, joined_width, width
 
 SAFETY = 1.12  # the width estimate is within about 10 % of TeX's; err on the narrow side
 INDENT = 20.0  # a continuation line starts this far right of the alignment point
+TEXT_ROWS = 32  # rows of a matrix a display line may hold: a line cannot break across pages
 
 
 @dataclass(frozen=True)
@@ -44,7 +45,8 @@ def chain(lhs: str, terms: list[tuple[str, str]], fit: Fit, *, at: float | None 
         lines.append(current)
         current = piece
     lines.append(current)
-    if any(width(line) * SAFETY + left > fit.points for line in lines):
+    if any(width(line) * SAFETY + left > fit.points or height(line) > TEXT_ROWS
+           for line in lines):
         return None
     first, rest = lines[0].strip(), [line.strip() for line in lines[1:]]
     relation, _, tail = first.partition(" ")
@@ -52,8 +54,9 @@ def chain(lhs: str, terms: list[tuple[str, str]], fit: Fit, *, at: float | None 
 
 
 def pack(items: list[str], fit: Fit, separator: str = r",\qquad ") -> list[str] | None:
-    """Items side by side, as many to a line as fit; None if one item alone does not fit."""
-    if any(not fit.fits(item) for item in items):
+    """Items side by side, as many to a line as fit; None if one item alone does not fit (or
+    is taller than a page holds)."""
+    if any(not fit.fits(item) or height(item) > TEXT_ROWS for item in items):
         return None
     lines: list[str] = []
     for item in items:

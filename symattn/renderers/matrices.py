@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from .fit import Fit, chain, vector
+from .fit import TEXT_ROWS, Fit, chain, vector
 from .printer import approx, math, matrix
 
 Factored = list[tuple[str, list[list[str]]]]
@@ -16,6 +16,27 @@ Factored = list[tuple[str, list[list[str]]]]
 def cells(m: sp.MatrixBase) -> list[list[str]]:
     """The LaTeX of every entry, rational numbers as slash fractions."""
     return [[math(x, slash=True) for x in row] for row in m.tolist()]
+
+
+def stacked(name: str, exact: list[list[str]]) -> list[str]:
+    """name = [matrix], or, for a matrix taller than a page holds, its rows in blocks of about
+    equal height that fit (Q_{1…20,·} = […], Q_{21…40,·} = […]): a display line cannot break
+    across pages."""
+    heights = [2 if any(r"\frac" in cell for cell in row) else 1 for row in exact]
+    count = -(-sum(heights) // TEXT_ROWS)
+    if count <= 1:
+        return [f"{name} = {matrix(exact)}"]
+    share = -(-sum(heights) // count)  # each block's height, at most
+    base = f"{{{name}}}" if "_" in name or "^" in name else name
+    starts, rows = [0], 0
+    for k, tall in enumerate(heights):
+        if rows + tall > share:
+            starts.append(k)
+            rows = 0
+        rows += tall
+    ends = starts[1:] + [len(exact)]
+    return [rf"{base}_{{{a + 1}\ldots {b},\cdot}} = {matrix(exact[a:b])}"
+            for a, b in zip(starts, ends)]
 
 
 def terms(x: sp.Expr) -> list[str]:

@@ -320,3 +320,30 @@ def _split(tokens: list[str], separator: str) -> list[list[str]]:
         depth += (token in ("{", r"\begin")) - (token in ("}", r"\end"))
     parts.append(tokens[start:])
     return [p for p in parts if p]
+
+
+_ARRAY_PARTS = re.compile(r"\\begin\{array\}|\\end\{array\}|\\\\(?:\[[^\]]*\])?|\\frac")
+
+
+@lru_cache(maxsize=1 << 14)
+def height(tex: str) -> float:
+    """How tall a math string sets, in rows of text: its tallest array's rows, a row holding a
+    stacked fraction counting two (what a page must hold, since a display line cannot break)."""
+    stack: list[list[float]] = []  # per open array: its finished rows' heights, then the current
+    tallest = 1.0
+    for match in _ARRAY_PARTS.finditer(tex):
+        part = match.group()
+        if part == r"\begin{array}":
+            stack.append([1.0])
+        elif not stack:
+            continue
+        elif part == r"\frac":
+            stack[-1][-1] = 2.0
+        elif part.startswith(r"\\"):
+            stack[-1].append(1.0)
+        else:  # \end{array}: the array is one row of its enclosing array, as tall as itself
+            rows = sum(stack.pop())
+            tallest = max(tallest, rows)
+            if stack:
+                stack[-1][-1] = max(stack[-1][-1], rows)
+    return tallest

@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..derivation import Derivation
 from .blocks import Block, Display, Label, Paragraph, Segment, joined, segments, step
 from .fit import Fit, chain, pack
-from .matrices import cells
+from .matrices import cells, stacked
 from .printer import matrix, tau_equation
 from .phrases import phrase
 
@@ -79,7 +79,7 @@ def _masks(d: Derivation) -> tuple[Segment, ...]:
 
 def _inputs(d: Derivation, fit: Fit, names: tuple[str, ...]) -> list[str]:
     """name = [matrix] for each input, side by side as they fit, the last with a full stop."""
-    items = [f"{name} = {matrix(cells(d.display[name]))}" for name in names]
+    items = [item for name in names for item in stacked(name, cells(d.display[name]))]
     items[-1] += "."
     return pack(items, fit) or items
 
@@ -89,12 +89,15 @@ def projections(d: Derivation, fit: Fit) -> list[Block]:
     lang, shown = d.options.lang, d.display
     source = "Y" if "Y" in shown else "X"
     key = "tb_projections_cross" if source == "Y" else "tb_projections"
-    weights = [f"{w} = {matrix(cells(shown[w]))}" for w in ("W_Q", "W_K", "W_V")]
+    weights = [item for w in ("W_Q", "W_K", "W_V") for item in stacked(w, cells(shown[w]))]
     lines: list[str] = []
     for name, x, w in (("Q", "X", "W_Q"), ("K", source, "W_K"), ("V", source, "W_V")):
         terms = [("=", f"{x}{w}"), ("=", matrix(cells(shown[x])) + matrix(cells(shown[w]))),
                  ("=", matrix(cells(shown[name])))]
-        lines += chain(name, terms, fit) or chain(name, [terms[0], terms[2]], fit) or \
-            [f"{name} &= {terms[2][1]}"]
+        blocks = stacked(name, cells(shown[name]))
+        lines += chain(name, terms, fit) or chain(name, [terms[0], terms[2]], fit) or (
+            [f"{name} &= {terms[2][1]}"] if len(blocks) == 1 else
+            [f"{name} &= {x}{w}"] + [line.replace(" = ", " &= ", 1)
+                                     for line in pack(blocks, fit) or blocks])
     return [step(segments(key, lang), Display(tuple(pack(weights, fit) or weights)),
                  Display(tuple(lines)))]
