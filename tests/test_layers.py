@@ -7,13 +7,13 @@ import json
 import pytest
 import sympy as sp
 from clients import compile_tex, katex_errors, math_blocks
-from conftest import EXAMPLES
+from conftest import EXAMPLES, ROOT
 
 import symattn
 from symattn import cli
 from symattn.checks.heads import check_heads
 from symattn.errors import InputError
-from symattn.exact.heads import attend_heads
+from symattn.exact.heads import attend_heads, combined
 
 R = sp.Rational
 FOUR = EXAMPLES / "11_policy_raises_wages_jobs" / "problem.toml"
@@ -108,3 +108,24 @@ def test_the_python_api_takes_x_and_heads():
                {"W_Q": [[0], [1]], "W_K": [[0], ["ln(3)"]], "W_V": [[0, 1], [1, 0]],
                 "attention": {"mask": "none", "scale": "none"}}])
     assert heads.output == attend_heads(symattn.load_problem(HEADS)).output
+
+
+def test_heads_whose_outputs_share_a_denominator_combine_exactly(capsys):
+    """Yang Shiteng's two-head exercise (published: 0.50 everywhere): each entry of C W_O is
+    1/(2 + 2e) + e/(2 + 2e), which is exactly 1/2; the text output writes it so, and e as e."""
+    path = ROOT / "tests" / "corpus" / "19_yangshiteng_two_heads" / "problem.toml"
+    trace = attend_heads(symattn.load_problem(path))
+    assert trace.output == sp.ImmutableMatrix([[R(1, 2), R(1, 2)], [R(1, 2), R(1, 2)]])
+    assert cli.main(["solve", str(path)]) == 0
+    text = capsys.readouterr().out
+    tail = text.split("C = Concat(heads):", 1)[1]
+    assert "E" not in tail and "e/(1 + e)" in tail
+    assert tail.split("MHA(X) = C W_O:", 1)[1].split() == ["1", "2", "I", "1/2", "1/2",
+                                                           "love", "1/2", "1/2"]
+
+
+def test_heads_over_different_denominators_stay_expanded():
+    e = sp.E
+    x = sp.exp(2) / (1 + sp.exp(2)) / 3 + 1 / (1 + e)
+    assert combined(x) == sp.expand(x)  # together would multiply the row sums out
+    assert combined(1 / (2 + 2 * e) + e / (2 + 2 * e)) == R(1, 2)

@@ -4,6 +4,8 @@ sentences, layout options), each asserting what today's output must and must not
 
 from __future__ import annotations
 
+import contextlib
+import io
 import re
 
 import pytest
@@ -324,3 +326,45 @@ def test_wide_cases_set_rows_that_fit(path):
             line = line.replace(r"\begin{aligned}", "").replace(r"\end{aligned}", "")
             line = line.replace(r"\begin{gathered}", "").replace(r"\end{gathered}", "")
             assert width(line.replace("&", "")) <= 345 * 1.0, line[:120]
+
+
+CORPUS = ROOT / "tests" / "corpus"
+
+
+def _solve_latex(path, *extra: str) -> str:
+    """`symattn solve PATH --format latex`, as a user runs it."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert cli.main(["solve", str(path), "--format", "latex", *extra]) == 0
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("path", sorted(CORPUS.glob("*/problem.toml")) + WIDE,
+                         ids=lambda p: p.parent.name if p.name == "problem.toml" else p.stem)
+def test_the_worked_output_entry_is_never_a_placeholder(path):
+    text = _solve_latex(path)
+    assert "...." not in text and "&= ..." not in text
+
+
+def test_a_worked_entry_too_long_to_multiply_out_uses_the_weights_decimals():
+    """Raschka's six-token example (published O row 6: 0.4177, 0.6503, 0.5645): A's exact
+    entries are long, so O_{6,1} is worked from A_{6,j} V_{j,1} with A's decimals."""
+    text = _solve_latex(CORPUS / "03_raschka_simplified_self_attention" / "problem.toml")
+    worked = text.split("For example,", 1)[1].split(r"\end{aligned}", 1)[0]
+    names = re.findall(r"A_\{6,(\d)\} V_\{(\d),1\}", worked)
+    assert names == [(str(j), str(j)) for j in range(1, 7)]
+    products = re.findall(r"(\d\.\d{4}) \\cdot (\d\.\d+)", worked)
+    assert len(products) == 6
+    total = sum(float(a) * float(v) for a, v in products)
+    result = float(re.findall(r"\\approx (\d\.\d{4})\.", worked)[-1])
+    assert result == 0.4177 and abs(total - result) <= 6 * 0.5e-4
+
+
+def test_decimals_after_a_row_written_entry_by_entry_name_their_row():
+    text = _solve_latex(CORPUS / "03_raschka_simplified_self_attention" / "problem.toml")
+    block = text.split("The output is", 1)[1].split(r"\end{align*}", 1)[0]
+    lines = [line.strip() for line in block.splitlines()]
+    decimal_lines = [line for line in lines if r"&\approx \bigl(" in line]
+    assert decimal_lines and all(line.startswith(r"O_{") and r",\cdot} &\approx" in line
+                                 for line in decimal_lines)
+    assert r"O_{1,\cdot} &\approx \bigl(0.4421, 0.5931, 0.5790\bigr)" in block

@@ -12,5 +12,16 @@ def attend_heads(problem: MultiHeadProblem) -> MultiHeadTrace:
     """Every head, their concatenation and the output projection, exactly."""
     traces = tuple(attend(head) for head in problem.heads)
     concat = sp.ImmutableMatrix.hstack(*(t.O for t in traces))
-    output = sp.ImmutableMatrix((concat * problem.W_O).applyfunc(sp.expand))
+    output = sp.ImmutableMatrix((concat * problem.W_O).applyfunc(combined))
     return MultiHeadTrace(problem, traces, concat, output)
+
+
+def combined(x: sp.Expr) -> sp.Expr:
+    """An entry of C W_O expanded, or over its terms' one shared denominator when that is
+    shorter (1/(2 + 2e) + e/(2 + 2e) is 1/2); terms over different denominators stay apart
+    (putting them over one would multiply the heads' row sums out)."""
+    x = sp.expand(x)
+    if not x.is_Add or len({sp.fraction(term)[1] for term in x.args}) != 1:
+        return x
+    together = sp.together(x)
+    return together if sp.count_ops(together) < sp.count_ops(x) else x

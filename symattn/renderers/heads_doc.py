@@ -14,7 +14,7 @@ from .walk import row_blocks
 from .fit import Fit
 from .matrices import approx_cells, cells, matrix_lines
 from .printer import matrix_of
-from .text import render_text
+from .text import CanonicalTextPrinter, grid, render_text
 
 
 COUNTS = {"zh": dict(enumerate("一两三四五六七八九十", start=1)),
@@ -58,8 +58,13 @@ def heads_text(trace: MultiHeadTrace, decimals: list[dict]) -> str:
     parts = [f"== {trace.problem.title or 'Multi-head attention'} =="]
     for k, (head, dec) in enumerate(zip(trace.heads, decimals), start=1):
         parts.append(f"-- head {k} --\n" + render_text(head, dec))
+    printer = CanonicalTextPrinter()
+    labels = trace.heads[0].problem.row_labels
+
     def rows(m) -> str:
-        return "\n".join("  " + "  ".join(str(x) for x in m.row(i)) for i in range(m.rows))
+        columns = tuple(str(j + 1) for j in range(m.cols))
+        return "\n".join(grid(labels, columns, [[printer.doprint(x) for x in row]
+                                                 for row in m.tolist()]))
     parts.append("C = Concat(heads):\n" + rows(trace.concat))
     parts.append("MHA(X) = C W_O:\n" + rows(trace.output))
     return "\n".join(parts) + "\n"

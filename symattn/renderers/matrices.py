@@ -95,23 +95,29 @@ def row_lines(name: str, exact: list[list[str] | None], decimals: list[list[str]
     for i, row in enumerate(exact):
         lhs = rf"{name}_{{{i + 1},\cdot}}"
         if row is None:
-            lines += _over(name, i, over[i], fit, left) or [
+            added = _over(name, i, over[i], fit, left) or [
                 rf"{lhs} &= {over[i][0]}{_tuple([' '.join(t) for t in over[i][1]])}"]
-            lines += _decimal_lines(decimals[i], fit, left) if decimals else []
-            continue
-        approx_row = [(r"\approx", _tuple(decimals[i]))] if decimals else []
-        together = chain(lhs, [("=", _tuple(row))] + approx_row, fit, at=left)
-        over_row = over and over[i][0] and _over(name, i, over[i], fit, left)
-        lines += together or (prefer_over and over_row) or _broken(lhs, "=", row, fit, left) or \
-            over_row or [f"{lhs} &= {_tuple(row)}"]
-        if decimals and not together:
-            lines += _decimal_lines(decimals[i], fit, left)
+        else:
+            approx_row = [(r"\approx", _tuple(decimals[i]))] if decimals else []
+            together = chain(lhs, [("=", _tuple(row))] + approx_row, fit, at=left)
+            if together:
+                lines += together
+                continue
+            over_row = over and over[i][0] and _over(name, i, over[i], fit, left)
+            added = (prefer_over and over_row) or _broken(lhs, "=", row, fit, left) or \
+                over_row or [f"{lhs} &= {_tuple(row)}"]
+        lines += added
+        if decimals:  # after entry-by-entry lines the row's decimals say whose they are
+            by_entry = not added[0].startswith(lhs)
+            lines += _decimal_lines(decimals[i], fit, left, lhs if by_entry else "")
     return lines
 
 
-def _decimal_lines(decimals: list[str], fit: Fit, left: float) -> list[str]:
-    """≈ (…) on lines of their own under a row, broken after a comma when too wide."""
-    return _broken("", r"\approx", decimals, fit, left) or [rf"&\approx {_tuple(decimals)}"]
+def _decimal_lines(decimals: list[str], fit: Fit, left: float, lhs: str = "") -> list[str]:
+    """≈ (…) on lines of their own under a row (lhs ≈ (…) when named), broken after a comma
+    when too wide."""
+    return _broken(lhs, r"\approx", decimals, fit, left) or \
+        [rf"{lhs} &\approx {_tuple(decimals)}"]
 
 
 def _tuple(entries: list[str]) -> str:

@@ -235,7 +235,9 @@ def output(d: Derivation, fit: Fit) -> list[Block]:
         words = segments("tb_example", lang) + (("math", inline),) + \
             segments("tb_period", lang) + (("text", " " if lang == "en" else ""),)
         return [step(segments("tb_output", lang), Display(tuple(lines)), words + shape)]
-    worked = chain(lhs, pieces, fit) or [f"{lhs} &= ..."]
+    worked = chain(lhs, pieces, fit) or chain(lhs, _by_decimals(d), fit)
+    if worked is None:  # not even one weight's decimal times a value fits a line
+        return [step(segments("tb_output", lang), Display(tuple(lines)), shape)]
     worked[-1] += "."
     return [step(segments("tb_output", lang), Display(tuple(lines)),
                  segments("tb_example", lang), Display(tuple(worked)), shape)]
@@ -256,10 +258,30 @@ def _example(d: Derivation) -> tuple[str, list[tuple[str, str]]] | None:
     return rf"O_{{{i + 1},1}}", pieces
 
 
+def _by_decimals(d: Derivation) -> list[tuple[str, str]]:
+    """O_{i,1} = A_{i,1} V_{1,1} + … ≈ 0.1234 · 0.05 + … ≈ 0.4421: the example when the exact
+    weights are too long to multiply out on a line (each A_{i,j} is in the matrix above)."""
+    t, i, shown = d.trace, d.example, d.display
+    keys = [j for j in range(t.A.cols) if t.readable[i][j]]
+    pieces = [("=" if k == 0 else "+", rf"A_{{{i + 1},{j + 1}}} V_{{{j + 1},1}}")
+              for k, j in enumerate(keys)]
+    weights, output_ = d.decimals.get("A"), d.decimals.get("O")
+    if weights is not None:
+        pieces += [(r"\approx" if k == 0 else "+",
+                    rf"{approx(weights[i][j])} \cdot {_factor(shown['V'][j, 0])}")
+                   for k, j in enumerate(keys)]
+    if output_ is not None:
+        pieces.append(("=" if output_[i][0].exact else r"\approx", approx(output_[i][0])))
+    return pieces
+
+
+def _factor(x: sp.Expr) -> str:
+    """x as a factor of a product: a fraction, a sum or a negative number in parentheses."""
+    text = math(x, slash=True)
+    loose = x.is_Add or x.could_extract_minus_sign() or x.is_Rational and x.q != 1
+    return rf"\left({text}\right)" if loose else text
+
+
 def product(a: sp.Expr, b: sp.Expr) -> str:
     """a · b with a fraction or a sum in parentheses: (1/6) · 2, p · 2."""
-    def wrap(x: sp.Expr) -> str:
-        text = math(x, slash=True)
-        loose = x.is_Add or x.could_extract_minus_sign() or x.is_Rational and x.q != 1
-        return rf"\left({text}\right)" if loose else text
-    return rf"{wrap(a)} \cdot {wrap(b)}"
+    return rf"{_factor(a)} \cdot {_factor(b)}"
