@@ -87,7 +87,7 @@ def test_two_position_seed_names_a_p_q(example):
 
 def test_five_tokens_use_a_generator_t(example):
     md = render("13_five_tokens_no_mask", example, to="markdown", lang="zh", row=5)
-    assert r"指数化后，记 $t = e^{20 \sqrt{3}/51} \approx 1.9724$，对应" in md
+    assert r"逐行取指数，记 $t = e^{20 \sqrt{3}/51} \approx 1.9724$，得到" in md
     assert r"Z_{5} &= \sum_j e^{L_{5,j}} = t + t + t^{2} + t^{3} + t^{2} = t^{3} + 2 t^{2} + 2 t" in md
     assert "第 5 行（权重）逐步计算" in md
 

@@ -368,3 +368,29 @@ def test_decimals_after_a_row_written_entry_by_entry_name_their_row():
     assert decimal_lines and all(line.startswith(r"O_{") and r",\cdot} &\approx" in line
                                  for line in decimal_lines)
     assert r"O_{1,\cdot} &\approx \bigl(0.4421, 0.5931, 0.5790\bigr)" in block
+
+
+@pytest.mark.parametrize("lang, singular, plural", [
+    ("en", ["Exponentiating the row", "dividing the row by its sum", "The row sums to exactly 1"],
+     ["each row", "Every row sums", "with sums"]),
+    ("zh", ["对该行取指数得到", "其和为", "该行之和精确为 1"], ["各行", "逐行归一化", "指数化后"])])
+def test_a_single_query_is_the_row_not_each_row(lang, singular, plural):
+    """OSL's one-query exercise: one row of weights, spoken of as one row."""
+    text = _solve_latex(CORPUS / "12_osl_what_is_attention" / "problem.toml", "--lang", lang)
+    body = text.split("\\subsection*", 1)[0]  # the checks after it speak of A's rows in general
+    assert all(phrase in body for phrase in singular)
+    assert not any(phrase in body for phrase in plural)
+
+
+def test_a_mask_holding_a_bias_says_so():
+    text = _solve_latex(EXAMPLES / "06_cross_attention_padding" / "problem.toml")
+    assert r"The mask, with the bias \(B\) as its finite entries, is:" in text
+    assert "it hides a score even though it is larger than every score its row may read" in text
+
+
+def test_parentheses_in_a_markdown_title_stay_text():
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert cli.main(["solve", str(CORPUS / "19_yangshiteng_two_heads" / "problem.toml"),
+                         "--format", "markdown"]) == 0
+    assert "\n# Two heads, two tokens (I, love)\n" in out.getvalue()  # \( would open math

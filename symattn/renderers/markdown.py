@@ -5,7 +5,9 @@ from __future__ import annotations
 from .blocks import Block, Display, Heading, Heatmap, Items, Paragraph, Segment, Step, unaligned
 from .printer import escape_text
 
-_MARKDOWN_SPECIALS = set("\\`*_{}[]()#+-.!|$~^")  # ~~x~~ strikes through (GFM), ^x^ raises
+_MARKDOWN_SPECIALS = set("\\`*_{}[]#+-.!|$~^")  # ~~x~~ strikes through (GFM), ^x^ raises
+# ( and ) stay bare: with [ and ] escaped no link can form, and \( \) delimit math for
+# arithmatex and KaTeX (a title "Two tokens (I, love)" would turn into math).
 _HTML = {"<": "&lt;", ">": "&gt;", "&": "&amp;"}
 
 

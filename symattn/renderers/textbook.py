@@ -99,7 +99,8 @@ def logits(d: Derivation, fit: Fit) -> list[Block]:
             and p.bias is None and p.mask == "causal":
         lead = segments("tb_mask_sets_causal", lang) + _hidden(d)
     elif masked or p.bias is not None:
-        blocks.append(step(segments("tb_mask_matrix", lang) + segments("tb_colon", lang),
+        key = "tb_mask_matrix_bias" if p.bias is not None else "tb_mask_matrix"
+        blocks.append(step(segments(key, lang) + segments("tb_colon", lang),
                            Display(tuple(matrix_lines("M", [], cells(shown["M"]), None, fit,
                                                       "M")))))
         lead = segments("tb_mask_sets", lang) + _hidden(d) if masked else ()
@@ -159,8 +160,9 @@ def weights(d: Derivation, fit: Fit) -> list[Block]:
     lang, t, shown = d.options.lang, d.trace, d.display
     masked = not all(all(row) for row in t.readable)
     live = [i for i in range(t.A.rows) if d.sums[i] is not None]
+    one = "_one" if len(live) == 1 else ""  # a single row is "the row", its sum "its sum"
     named, shown_names = _introduce(d, names_of(d, "generator"), "tb_with")
-    lead = segments("tb_exponentiate", lang) + (segments("tb_minus_infinity", lang) if masked
+    lead = segments("tb_exponentiate" + one, lang) + (segments("tb_minus_infinity", lang) if masked
                                                  else ()) + named + segments("tb_gives", lang)
     vectors = [r"\bigl(" + ", ".join(math(shown["E"][i, j], slash=True)
                                      for j in range(t.A.cols)) + r"\bigr)" for i in live]
@@ -173,7 +175,7 @@ def weights(d: Derivation, fit: Fit) -> list[Block]:
     named_weights, weight_display = _introduce(d, names_of(d, "weight"), "tb_with")
     gives = named_weights + segments("tb_gives_weights", lang) + segments("tb_colon", lang)
     if inline:
-        listed = fill(segments("tb_sums", lang, sums="\x00"),
+        listed = fill(segments("tb_sums" + one, lang, sums="\x00"),
                       listing([(("math", z),) for z in sums], lang))
         return [step(lead, shown_names, Display(tuple(rows)), listed + gives, weight_display,
                      Display(tuple(lines)), _row_sums(d, fit))]
@@ -181,8 +183,8 @@ def weights(d: Derivation, fit: Fit) -> list[Block]:
         sum_definitions(d, live, fit)
     rows[-1] += "."
     return [step(lead, shown_names, Display(tuple(rows))),
-            step(segments("tb_sums_display", lang) + segments("tb_colon", lang),
-                 Display(tuple(z_lines)), segments("tb_normalise", lang) + gives, weight_display,
+            step(segments("tb_sums_display" + one, lang) + segments("tb_colon", lang),
+                 Display(tuple(z_lines)), segments("tb_normalise" + one, lang) + gives, weight_display,
                  Display(tuple(lines)), _row_sums(d, fit))]
 
 
@@ -211,11 +213,12 @@ def _row_sums(d: Derivation, fit: Fit) -> tuple[Segment, ...]:
             break
         text = " + ".join(math(x, slash=True) for x in entries)
         sums.append(text if len(entries) == 1 else f"{text} = 1")
+    one = "_one" if sum(any(row) for row in t.readable) == 1 else ""
     if sums and all(Fit(fit.points * 0.8).fits(s) for s in sums):
-        words = fill(segments("tb_row_sums", lang, sums="\x00"),
+        words = fill(segments("tb_row_sums" + one, lang, sums="\x00"),
                       listing([(("math", s),) for s in sums], lang))
     else:
-        words = segments("tb_rows_exact", lang)
+        words = segments("tb_rows_exact" + one, lang)
     return words + (segments("tb_masked_zero", lang) if masked else segments("tb_period", lang))
 
 
