@@ -394,3 +394,11 @@ def test_parentheses_in_a_markdown_title_stay_text():
         assert cli.main(["solve", str(CORPUS / "19_yangshiteng_two_heads" / "problem.toml"),
                          "--format", "markdown"]) == 0
     assert "\n# Two heads, two tokens (I, love)\n" in out.getvalue()  # \( would open math
+
+
+def test_a_row_vector_holding_a_stacked_fraction_gets_parentheses_that_grow():
+    """Unfold's causal example: the logits (2/√3, −∞, −∞) are stacked fractions in a display,
+    which \\bigl( is too short for."""
+    text = _solve_latex(CORPUS / "08_unfold_causal_mask" / "problem.toml")
+    assert r"\left(\frac{2}{\sqrt{3}}, -\infty, -\infty\right)" in text
+    assert not re.search(r"\\bigl\([^)]*\\frac", text)

@@ -120,6 +120,13 @@ def _decimal_lines(decimals: list[str], fit: Fit, left: float, lhs: str = "") ->
         [rf"{lhs} &\approx {_tuple(decimals)}"]
 
 
+def row_vector(entries: list[str]) -> str:
+    """(a, b, c) set whole: parentheses that grow with a stacked fraction inside, else \bigl(."""
+    if any(r"\frac" in entry for entry in entries):
+        return r"\left(" + ", ".join(entries) + r"\right)"
+    return _tuple(entries)
+
+
 def _tuple(entries: list[str]) -> str:
     return r"\bigl(" + ", ".join(entries) + r"\bigr)"
 

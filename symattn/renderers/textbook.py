@@ -9,7 +9,8 @@ import sympy as sp
 from ..derivation import Derivation, Name
 from .blocks import Block, Display, Segment, fill, segments, step
 from .fit import Fit, chain, pack
-from .matrices import Factored, approx_cells, cells, factored, matrix_lines, sum_lines, terms
+from .matrices import (Factored, approx_cells, cells, factored, matrix_lines, row_vector,
+                       sum_lines, terms)
 from .printer import approx, math, matrix, tau_equation
 from .setup_doc import listing
 
@@ -114,7 +115,7 @@ def logits(d: Derivation, fit: Fit) -> list[Block]:
     else:
         words = segments("tb_logits_plain", lang, tau=tau_equation(tau))
     exact = cells(shown["L"])
-    rows = pack([r"\bigl(" + ", ".join(row) + r"\bigr)" for row in exact], fit) \
+    rows = pack([row_vector(row) for row in exact], fit) \
         if tau == 1 and lead else None
     if rows is not None:
         rows[-1] += "."
@@ -164,8 +165,8 @@ def weights(d: Derivation, fit: Fit) -> list[Block]:
     named, shown_names = _introduce(d, names_of(d, "generator"), "tb_with")
     lead = segments("tb_exponentiate" + one, lang) + (segments("tb_minus_infinity", lang) if masked
                                                  else ()) + named + segments("tb_gives", lang)
-    vectors = [r"\bigl(" + ", ".join(math(shown["E"][i, j], slash=True)
-                                     for j in range(t.A.cols)) + r"\bigr)" for i in live]
+    vectors = [row_vector([math(shown["E"][i, j], slash=True) for j in range(t.A.cols)])
+               for i in live]
     rows = pack(vectors, fit) or matrix_lines("E", [], [cells(shown["E"])[i] for i in live],
                                                None, fit, "E")
     sums = [math(d.sums[i], slash=True) for i in live]
