@@ -402,3 +402,15 @@ def test_a_row_vector_holding_a_stacked_fraction_gets_parentheses_that_grow():
     text = _solve_latex(CORPUS / "08_unfold_causal_mask" / "problem.toml")
     assert r"\left(\frac{2}{\sqrt{3}}, -\infty, -\infty\right)" in text
     assert not re.search(r"\\bigl\([^)]*\\frac", text)
+
+
+@pytest.mark.parametrize("lang, words", [("en", "and the temperature \\(\\tau = 1\\)"),
+                                         ("zh", "温度 \\(\\tau = 1\\)")])
+def test_tau_is_called_the_temperature_where_it_is_given(lang, words):
+    text = _solve_latex(EXAMPLES / "02_causal_three_positions" / "problem.toml", "--lang", lang)
+    assert words in text.splitlines()[2]
+
+
+def test_the_scale_factor_s_is_named_before_it_is_used():
+    text = _solve_latex(CORPUS / "12_osl_what_is_attention" / "problem.toml")
+    assert r"The problem asks for no scaling (scale factor \(s = 1\))" in text

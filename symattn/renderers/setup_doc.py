@@ -36,9 +36,10 @@ def setup(d: Derivation, fit: Fit, projections_too: bool = True) -> list[Block]:
     if p.key_dimension is not None:
         sizes.append(f"d_k = {p.key_dimension}")
     sizes.append(f"d_v = {p.d_v}")
+    items = [(("math", s),) for s in sizes]
     if (tau := tau_equation(d.scalars["tau"])) != r"\tau":  # a bare τ is named where it divides
-        sizes.append(tau)
-    lead = segments("tb_take", lang) + listing([(("math", s),) for s in sizes], lang)
+        items.append(segments("tb_temperature", lang) + (("math", tau),))
+    lead = segments("tb_take", lang) + listing(items, lang)
     lead += _masks(d)
     if p.key_tokens:
         lead += segments("tb_tokens_cross", lang, labels=quoted(p.row_labels, lang),

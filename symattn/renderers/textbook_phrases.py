@@ -5,6 +5,7 @@ from __future__ import annotations
 
 TEXTBOOK_PHRASES: dict[str, dict[str, str]] = {
     "tb_take": {"en": "Take ", "zh": "取 "},
+    "tb_temperature": {"en": "the temperature ", "zh": "温度 "},
     "summary_lead": {"en": "The stages:", "zh": "各阶段："},
     "tb_and": {"en": " and ", "zh": "、"},
     "tb_comma": {"en": ", ", "zh": "、"},
@@ -49,8 +50,9 @@ TEXTBOOK_PHRASES: dict[str, dict[str, str]] = {
     "tb_scale_given": {"en": "The raw scores, multiplied by the given scale $s = {s}$, give the "
                              "scaled scores",
                        "zh": "原始分数乘以给定的缩放因子 $s = {s}$ 得到缩放分数"},
-    "tb_scale_none": {"en": "Without scaling ($s = 1$) the scaled scores are the raw scores",
-                      "zh": "不缩放（$s = 1$），缩放分数等于原始分数"},
+    "tb_scale_none": {"en": "The problem asks for no scaling (scale factor $s = 1$), so the "
+                            "scaled scores are the raw scores",
+                      "zh": "本题不缩放（缩放因子 $s = 1$），缩放分数等于原始分数"},
     "tb_same_logits": {"en": "; with no mask and $\\tau = 1$ they are also the logits",
                        "zh": "；无掩码且 $\\tau = 1$，它们也就是 logits"},
     "tb_write": {"en": "; write {names}", "zh": "；记 {names}"},
