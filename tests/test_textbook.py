@@ -414,3 +414,15 @@ def test_tau_is_called_the_temperature_where_it_is_given(lang, words):
 def test_the_scale_factor_s_is_named_before_it_is_used():
     text = _solve_latex(CORPUS / "12_osl_what_is_attention" / "problem.toml")
     assert r"The problem asks for no scaling (scale factor \(s = 1\))" in text
+
+
+def test_an_entry_broken_over_lines_is_never_split_between_pages():
+    """Raschka's O_{1,1} = 1/Z_1(… + … \\\\ + …): TeX may break a long display between
+    entries, not inside one (\\\\* before a line that goes on with the sum above)."""
+    text = _solve_latex(CORPUS / "03_raschka_simplified_self_attention" / "problem.toml")
+    output = text.split("The output is", 1)[1].split(r"\end{align*}", 1)[0]
+    lines = output.splitlines()
+    pairs = list(zip(lines, lines[1:]))
+    continued = [(a, b) for a, b in pairs if b.startswith("&+")]
+    assert len(continued) >= 18 and all(a.endswith(r" \\*") for a, _ in continued)
+    assert all(a.endswith(r" \\") for a, b in pairs if b.startswith("O_{"))

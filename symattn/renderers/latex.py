@@ -69,6 +69,8 @@ def heading(b: Heading, headings: Headings) -> str:
 
 BREAKABLE = 12  # a display of more lines may break across pages (a whole matrix's rows, A by rows)
 TALL = 40  # or of more rows, its matrices' rows counted (Q, K and V of 32 tokens one under another)
+_CONTINUED = ("&+", "&-", r"&\phantom")  # a line going on with the sum or vector above: no page
+# break before it (\\*), so that one entry is never split between pages
 
 
 def display(b: Display) -> str:
@@ -82,6 +84,8 @@ def display(b: Display) -> str:
     body = " \\\\\n".join(b.lines)
     if len(b.lines) > BREAKABLE or body.count("\\\\") + 1 > TALL:
         environment = "align*" if aligned else "gather*"
+        breaks = [" \\\\*\n" if line.startswith(_CONTINUED) else " \\\\\n" for line in b.lines[1:]]
+        body = "".join(line + end for line, end in zip(b.lines, breaks + [""]))
         return (f"{{\\allowdisplaybreaks\n\\begin{{{environment}}}\n{body}\n"
                 f"\\end{{{environment}}}}}")
     environment = "aligned" if aligned else "gathered"
