@@ -29,9 +29,9 @@ def check_blocks(d: Derivation) -> list[Block]:
     for result in report.results:
         words += space + list(sentence(d, result))
     if d.decimals:
-        scientific = any(a is not None and a.exponent for grid in d.decimals.values()
-                         for row in grid for a in row)
-        key = "tb_scientific" if scientific else "tb_decimals"
+        tiny = any(a is not None and a.exponent for grid in d.decimals.values()
+                   for row in grid for a in row)
+        key = "tb_scientific" if tiny else "tb_decimals"
         words += space + list(segments(key, lang, places=d.options.places))
     return [Heading(2, segments("checks", lang), key="checks"), Paragraph(tuple(words))]
 
@@ -53,7 +53,7 @@ def sentence(d: Derivation, result: CheckResult) -> tuple[Segment, ...]:
                         count=count)
     if result.check == "numeric":
         return fill(segments("tb_check_numeric", lang, digits=values["digits"], at="\x00",
-                              difference=_scientific(d.difference)), at)
+                              difference=scientific(d.difference)), at)
     words = segments(f"tb_check_{result.check}", lang)
     if result.detail in DETAILS_WITH_COUNTS:
         extra = segments("tb_numerically", lang, count=values["count"], digits=values["digits"],
@@ -68,7 +68,7 @@ def _at(pairs) -> str:
     return ",\\ ".join(f"{math(sp.Symbol(name))} = {value}" for name, value in pairs)
 
 
-def _scientific(text: str) -> str:
+def scientific(text: str) -> str:
     """mpmath's 1.2e-61 as 1.2 \\times 10^{-61}; 0.0 as 0."""
     mantissa, _, exponent = text.partition("e")
     if float(mantissa) == 0:

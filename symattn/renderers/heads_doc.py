@@ -7,7 +7,7 @@ import json
 from ..derivation import HeadsDerivation
 from ..model import MultiHeadTrace
 from .blocks import Block, Display, Heading, Paragraph, segments, title_segments
-from .checks_doc import check_blocks
+from .checks_doc import check_blocks, scientific
 from .setup_doc import projections, setup
 from .textbook import textbook
 from .walk import row_blocks
@@ -30,7 +30,7 @@ def build_heads(d: HeadsDerivation) -> list[Block]:
     count = COUNTS[lang].get(len(t.heads), len(t.heads))
     blocks: list[Block] = [Heading(1, title_segments(t.problem.title, t.problem.title_zh, lang,
                                                      "heads")),
-                           Paragraph(segments("heads_text", lang, count=count))]
+                           Paragraph(segments("heads_text", lang, count=count, n=len(t.heads)))]
     blocks += setup(d.heads[0], fit, projections_too=False)
     for k, head in enumerate(d.heads, start=1):
         blocks.append(Heading(2, segments("head", lang, k=k)))
@@ -49,7 +49,7 @@ def build_heads(d: HeadsDerivation) -> list[Block]:
                    cells(t.output), approx_cells(d.decimals), fit, "O"))),
                Paragraph(segments("shape", lang, rows=t.output.rows, cols=t.output.cols)),
                Paragraph(segments("heads_checked" if d.report.passed else "heads_failed", lang,
-                                  digits=d.report.digits, difference=d.difference))]
+                                  digits=d.report.digits, difference=scientific(d.difference)))]
     return blocks
 
 

@@ -130,19 +130,21 @@ PHRASES: dict[str, dict[str, str]] = {
     "projections_cross": {"en": "Queries come from $X$, keys and values from $Y$:",
                           "zh": "query 来自 $X$，key 与 value 来自 $Y$："},
     "heads": {"en": "Multi-head attention", "zh": "多头注意力"},
-    "heads_text": {"en": "{count} heads read the same input; each has its own projections. Their "
+    "heads_text": {"en": "{count} heads read the same input; each has its own projections, and "
+                         "head $k$'s output $O$ is written $\\text{{head}}_k$. The $h = {n}$ "
                          "outputs are concatenated along the feature axis and multiplied by $W_O$: "
                          "$\\operatorname{{MHA}}(X) = \\operatorname{{Concat}}(\\text{{head}}_1, \\dots, "
                          "\\text{{head}}_h)\\,W_O$.",
-                   "zh": "{count}个头读取同一输入，各有独立的投影矩阵；各头输出沿特征轴拼接后乘以 $W_O$："
+                   "zh": "{count}个头读取同一输入，各有独立的投影矩阵；第 $k$ 个头的输出 $O$ 记作 "
+                         "$\\text{{head}}_k$。$h = {n}$ 个头的输出沿特征轴拼接后乘以 $W_O$："
                          "$\\operatorname{{MHA}}(X) = \\operatorname{{Concat}}(\\text{{head}}_1, \\dots, "
                          "\\text{{head}}_h)\\,W_O$。"},
     "head": {"en": "Head {k}", "zh": "第 {k} 个头"},
     "concat": {"en": "Concatenation and output projection", "zh": "拼接与输出投影"},
     "heads_checked": {"en": "Each head passes its own checks; the output agrees with an independent "
-                            "{digits}-digit mpmath computation (largest difference {difference}).",
+                            "{digits}-digit mpmath computation (largest difference ${difference}$).",
                       "zh": "每个头都通过各自的核对；输出与独立的 {digits} 位 mpmath 数值计算一致"
-                            "（最大差 {difference}）。"},
+                            "（最大差 ${difference}$）。"},
     "heads_failed": {"en": "Some check of the heads or the output did not pass.",
                      "zh": "部分头或输出的核对未通过。"},
     "passed": {"en": "holds", "zh": "成立"},
