@@ -132,8 +132,9 @@ def test_heads_over_different_denominators_stay_expanded():
     assert combined(1 / (2 + 2 * e) + e / (2 + 2 * e)) == R(1, 2)
 
 
-@pytest.mark.parametrize("lang, defined", [("en", r"head \(k\)'s output \(O\) is written \(\text{head}_k\). The \(h = 2\)"),
-                                           ("zh", r"第 \(k\) 个头的输出 \(O\) 记作 \(\text{head}_k\)。\(h = 2\)")])
+@pytest.mark.parametrize("lang, defined", [
+    ("en", r"head \(k\)'s output \(O\) is written \(\text{head}_k\). The \(h = 2\)"),
+    ("zh", r"第 \(k\) 个头的输出 \(O\) 记作 \(\text{head}_k\)。\(h = 2\)")])
 def test_a_multi_head_derivation_defines_head_k_and_h(capsys, lang, defined):
     path = ROOT / "tests" / "corpus" / "19_yangshiteng_two_heads" / "problem.toml"
     assert cli.main(["solve", str(path), "--format", "latex", "--lang", lang]) == 0
