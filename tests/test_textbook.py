@@ -245,7 +245,8 @@ def test_checks_are_sentences_with_their_values():
 
 def test_a_symbolic_temperature_check_says_where_it_was_compared():
     text = latex("14_symbolic_temperature")
-    assert re.search(r"gives the same values at \\\(t = \d+/\d+\\\)", text)
+    assert re.search(r"gives the same values at the sample point \\\(t = \d+/\d+\\\)", text)
+    assert "（取" not in latex("14_symbolic_temperature", lang="zh")  # no parentheses in parentheses
 
 
 # ------------------------------------------------------------- 12, 14. the lesson's examples

@@ -129,7 +129,7 @@ TEXTBOOK_PHRASES: dict[str, dict[str, str]] = {
                                "same values{at}; the largest difference is ${difference}$.",
                          "zh": "独立的 {digits} 位 mpmath 数值计算给出相同的值{at}，最大差为 "
                                "${difference}$。"},
-    "tb_at": {"en": " at ${values}$", "zh": "（取 ${values}$）"},
+    "tb_at": {"en": " at the sample point ${values}$", "zh": "，取样本点 ${values}$"},
     "tb_check_permutation": {"en": "Reversing the order of the queries reverses the rows of $O$, "
                                    "and reversing the keys together with their values leaves $O$ "
                                    "unchanged.",
