@@ -427,3 +427,12 @@ def test_an_entry_broken_over_lines_is_never_split_between_pages():
     continued = [(a, b) for a, b in pairs if b.startswith("&+")]
     assert len(continued) >= 18 and all(a.endswith(r" \\*") for a, _ in continued)
     assert all(a.endswith(r" \\") for a, b in pairs if b.startswith("O_{"))
+
+
+def test_a_worked_entry_longer_than_a_line_is_displayed_not_squeezed_into_the_text():
+    """OSL's exercise: O_{1,1} with its three fractions is wider than a line; in running text
+    TeX squeezed it and left ≈ at a line's end (an overfull line), so it is a display."""
+    text = _solve_latex(CORPUS / "12_osl_what_is_attention" / "problem.toml")
+    assert "For example, \\(O_{1,1}" not in text
+    worked = text.split("For example,", 1)[1].split(r"\end{aligned}", 1)[0]
+    assert worked.lstrip().startswith(r"\[") and r"\approx 28.1447." in worked

@@ -235,7 +235,7 @@ def output(d: Derivation, fit: Fit) -> list[Block]:
         return [step(segments("tb_output", lang), Display(tuple(lines)), shape)]
     lhs, pieces = example
     inline = f"{lhs} = " + " ".join(f"{r} {t}" for r, t in pieces).removeprefix("= ")
-    if Fit(2 * fit.points).fits(inline):  # running text breaks at its + and = signs
+    if fit.fits(inline):  # one line of running text at most
         words = segments("tb_example", lang) + (("math", inline),) + \
             segments("tb_period", lang) + (("text", " " if lang == "en" else ""),)
         return [step(segments("tb_output", lang), Display(tuple(lines)), words + shape)]
