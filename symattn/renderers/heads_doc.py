@@ -6,7 +6,7 @@ import json
 
 from ..derivation import HeadsDerivation
 from ..model import MultiHeadTrace
-from .blocks import Block, Display, Heading, Paragraph, segments, title_segments
+from .blocks import Block, Display, Heading, Paragraph, segments, step, title_segments
 from .checks_doc import check_blocks, scientific
 from .setup_doc import projections, setup
 from .textbook import textbook
@@ -30,7 +30,9 @@ def build_heads(d: HeadsDerivation) -> list[Block]:
     count = COUNTS[lang].get(len(t.heads), len(t.heads))
     blocks: list[Block] = [Heading(1, title_segments(t.problem.title, t.problem.title_zh, lang,
                                                      "heads")),
-                           Paragraph(segments("heads_text", lang, count=count, n=len(t.heads)))]
+                           step(segments("heads_text", lang, count=count, n=len(t.heads)),
+                                Display((r"\operatorname{MHA}(X) = \operatorname{Concat}("
+                                         r"\text{head}_1, \dots, \text{head}_h)\,W_O",)))]
     blocks += setup(d.heads[0], fit, projections_too=False)
     for k, head in enumerate(d.heads, start=1):
         blocks.append(Heading(2, segments("head", lang, k=k)))

@@ -132,13 +132,9 @@ PHRASES: dict[str, dict[str, str]] = {
     "heads": {"en": "Multi-head attention", "zh": "多头注意力"},
     "heads_text": {"en": "{count} heads read the same input; each has its own projections, and "
                          "head $k$'s output $O$ is written $\\text{{head}}_k$. The $h = {n}$ "
-                         "outputs are concatenated along the feature axis and multiplied by $W_O$: "
-                         "$\\operatorname{{MHA}}(X) = \\operatorname{{Concat}}(\\text{{head}}_1, \\dots, "
-                         "\\text{{head}}_h)\\,W_O$.",
+                         "outputs are concatenated along the feature axis and multiplied by $W_O$:",
                    "zh": "{count}个头读取同一输入，各有独立的投影矩阵；第 $k$ 个头的输出 $O$ 记作 "
-                         "$\\text{{head}}_k$。$h = {n}$ 个头的输出沿特征轴拼接后乘以 $W_O$："
-                         "$\\operatorname{{MHA}}(X) = \\operatorname{{Concat}}(\\text{{head}}_1, \\dots, "
-                         "\\text{{head}}_h)\\,W_O$。"},
+                         "$\\text{{head}}_k$。$h = {n}$ 个头的输出沿特征轴拼接后乘以 $W_O$："},
     "head": {"en": "Head {k}", "zh": "第 {k} 个头"},
     "concat": {"en": "Concatenation and output projection", "zh": "拼接与输出投影"},
     "heads_checked": {"en": "Each head passes its own checks; the output agrees with an independent "
