@@ -1,7 +1,8 @@
 """Derivations on paper: every worked example and the wide cases, English (pdfLaTeX) and Chinese
 (XeLaTeX), as a standalone article and as a fragment \\input into a book with only the lines
 `--preamble` prints, compile with zero overfull boxes (none too wide, none too high, a matrix
-taller than a page included); the lesson's Example 2 fits one page."""
+taller than a page included), and so do the published exercises of tests/corpus; the lesson's
+Example 2 fits one page."""
 
 from __future__ import annotations
 
@@ -18,7 +19,8 @@ from symattn import cli
 
 WIDE = sorted((ROOT / "tests" / "wide").glob("*.toml"))
 TALL = sorted((ROOT / "tests" / "tall").glob("*.toml"))
-SOURCES = VALUE_EXAMPLES + sorted(MULTI_HEAD | SHAPE_ONLY) + WIDE + TALL
+CORPUS = sorted((ROOT / "tests" / "corpus").glob("*/problem.toml"))  # published exercises
+SOURCES = VALUE_EXAMPLES + sorted(MULTI_HEAD | SHAPE_ONLY) + WIDE + TALL + CORPUS
 KINDS = ("article", "book")
 FIVE = ROOT / "worked_examples" / "05_five_tokens_temperature" / "problem.toml"
 DETAILS = {path: ("textbook", "full", "summary") if path in WIDE else
@@ -29,7 +31,9 @@ five tokens and the tall case in summary (a display of more lines than a page ho
 
 
 def _name(path) -> str:
-    return path.parent.name if path.name == "problem.toml" else path.stem
+    if path.name != "problem.toml":
+        return path.stem
+    return f"corpus-{path.parent.name}" if path.parent.parent.name == "corpus" else path.parent.name
 
 
 def _solve(capsys, path, lang: str, *extra: str) -> str:

@@ -68,3 +68,15 @@ def test_no_display_line_of_the_tall_case_is_taller_than_a_page(detail, lang):
     x = cells(load_problem(TALL).projections.X)
     assert rf"X_{{1\ldots 24,\cdot}} = {matrix(x[:24])}" in joined
     assert rf"X_{{25\ldots 48,\cdot}} = {matrix(x[24:])}" in joined
+
+
+def test_a_short_entry_keeps_together_and_a_long_one_may_break():
+    """\\\\* inside an entry of at most KEPT lines; a row of 48 fractions, one to a line, is
+    taller than a page and must be allowed to break (tests/test_pages.py compiles it)."""
+    from symattn.renderers.latex import KEPT, display
+    short = [r"O_{1,1} &= a", "&+ b", "&+ c"]
+    long_ = [r"A_{2,\cdot} &= \bigl(x,"] + [r"&\phantom{=} \quad x,"] * (KEPT + 3)
+    text = display(Display(tuple(short + long_ + [r"O_{3,1} &= d"] * 12)))
+    lines = text.splitlines()
+    assert lines[2:4] == [r"O_{1,1} &= a \\*", r"&+ b \\*"] and lines[4] == r"&+ c \\"
+    assert not any(line.endswith(r"\\*") for line in lines[5:])

@@ -69,8 +69,21 @@ def heading(b: Heading, headings: Headings) -> str:
 
 BREAKABLE = 12  # a display of more lines may break across pages (a whole matrix's rows, A by rows)
 TALL = 40  # or of more rows, its matrices' rows counted (Q, K and V of 32 tokens one under another)
-_CONTINUED = ("&+", "&-", r"&\phantom")  # a line going on with the sum or vector above: no page
-# break before it (\\*), so that one entry is never split between pages
+_CONTINUED = ("&+", "&-", r"&\phantom")  # a line going on with the sum or vector above
+KEPT = 6  # an entry of at most this many lines is never split between pages
+
+
+def _line_ends(lines: tuple[str, ...]) -> list[str]:
+    """What ends each line of a breakable display: \\\\* (no page break) inside an entry of at
+    most KEPT lines, so that O_{1,3} = 1/Z_1(… is not split at its open bracket, \\\\ elsewhere
+    (an entry longer than that, a row of 48 fractions, must break to fit the page)."""
+    starts = [k for k, line in enumerate(lines) if not line.startswith(_CONTINUED)] + [len(lines)]
+    ends = [" \\\\\n"] * len(lines)
+    for first, after in zip(starts, starts[1:]):
+        if after - first <= KEPT:
+            ends[first:after - 1] = [" \\\\*\n"] * (after - first - 1)
+    ends[-1] = ""
+    return ends
 
 
 def display(b: Display) -> str:
@@ -84,8 +97,7 @@ def display(b: Display) -> str:
     body = " \\\\\n".join(b.lines)
     if len(b.lines) > BREAKABLE or body.count("\\\\") + 1 > TALL:
         environment = "align*" if aligned else "gather*"
-        breaks = [" \\\\*\n" if line.startswith(_CONTINUED) else " \\\\\n" for line in b.lines[1:]]
-        body = "".join(line + end for line, end in zip(b.lines, breaks + [""]))
+        body = "".join(line + end for line, end in zip(b.lines, _line_ends(b.lines)))
         return (f"{{\\allowdisplaybreaks\n\\begin{{{environment}}}\n{body}\n"
                 f"\\end{{{environment}}}}}")
     environment = "aligned" if aligned else "gathered"
