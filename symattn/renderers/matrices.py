@@ -121,7 +121,7 @@ def _decimal_lines(decimals: list[str], fit: Fit, left: float, lhs: str = "") ->
 
 
 def row_vector(entries: list[str]) -> str:
-    """(a, b, c) set whole: parentheses that grow with a stacked fraction inside, else \bigl(."""
+    """(a, b, c) set whole: parentheses that grow with a stacked fraction inside, else \\bigl(."""
     if any(r"\frac" in entry for entry in entries):
         return r"\left(" + ", ".join(entries) + r"\right)"
     return _tuple(entries)

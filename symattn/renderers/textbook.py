@@ -274,8 +274,9 @@ def _by_decimals(d: Derivation) -> list[tuple[str, str]]:
         pieces += [(r"\approx" if k == 0 else "+",
                     rf"{approx(weights[i][j])} \cdot {_factor(shown['V'][j, 0])}")
                    for k, j in enumerate(keys)]
-    if output_ is not None:
-        pieces.append(("=" if output_[i][0].exact else r"\approx", approx(output_[i][0])))
+    if output_ is not None:  # after rounded weights the value is approximate even if exact
+        exact = output_[i][0].exact and weights is None
+        pieces.append(("=" if exact else r"\approx", approx(output_[i][0])))
     return pieces
 
 
