@@ -436,3 +436,12 @@ def test_a_worked_entry_longer_than_a_line_is_displayed_not_squeezed_into_the_te
     assert "For example, \\(O_{1,1}" not in text
     worked = text.split("For example,", 1)[1].split(r"\end{aligned}", 1)[0]
     assert worked.lstrip().startswith(r"\[") and r"\approx 28.1447." in worked
+
+
+def test_an_approximate_matrix_gives_every_decimal_the_same_places():
+    """0.5 among 0.1667 and 0.3333 read as less precise; PyTorch prints 0.5000 there too. Whole
+    numbers (a masked 0, a 1) stay as they are."""
+    text = latex("02_causal_three_positions")
+    assert r"\approx \left[\begin{array}{ccc} 1 & 0 & 0 \\ 0.1000 & 0.9000 & 0 \\ " \
+        r"0.1667 & 0.5000 & 0.3333 \end{array}\right]" in text
+    assert r"\approx \left[\begin{array}{cc} 2 & 0 \\ 0.2000 & 3.6000 \\ 2.3333 & 2.6667" in text

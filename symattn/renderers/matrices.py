@@ -4,6 +4,8 @@ on its own, as numerator sums over the row's Z_i broken at their plus signs."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import sympy as sp
 
 from .fit import TEXT_ROWS, Fit, chain, vector
@@ -67,7 +69,19 @@ def approx_cells(grid) -> list[list[str]] | None:
     every entry is exact already (1/10 needs no ≈ 0.1)."""
     if not grid or all(a is None or a.exact for row in grid for a in row):
         return None
-    return [[approx(a) if a is not None else r"-\infty" for a in row] for row in grid]
+    places = max((len(a.digits.partition(".")[2]) for row in grid for a in row
+                  if a is not None and not a.exact and not a.exponent), default=0)
+    return [[approx(_padded(a, places)) if a is not None else r"-\infty" for a in row]
+            for row in grid]
+
+
+def _padded(a, places: int):
+    """An exact decimal among rounded ones with as many places (0.5000 beside 0.3333), so the
+    columns read alike; whole numbers (0, 1) stay as they are."""
+    whole, point, fraction = a.digits.partition(".")
+    if not a.exact or not point or a.exponent or len(fraction) >= places:
+        return a
+    return replace(a, digits=a.digits + "0" * (places - len(fraction)))
 
 
 def matrix_lines(lhs: str, formulas: list[tuple[str, str]], exact: list[list[str]],
