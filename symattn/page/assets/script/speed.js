@@ -15,7 +15,7 @@ function timedDraw(name, draw) {
 function blockOf(node) {
   return node.closest("section");
 }
-function drawWhenSeen(node, name, draw, block = blockOf(node)) {
+function drawWhenSeen(node, name, draw, block = blockOf(node), seen = false) {
   if (!watcher) {
     watcher = new IntersectionObserver((entries) => {
       for (const entry of entries) {
@@ -27,7 +27,7 @@ function drawWhenSeen(node, name, draw, block = blockOf(node)) {
     for (const id of ["tables", "derivation", "mistakes"]) watcher.observe(blockOf($(id)));
   }
   if (owed.delete(block)) settle();
-  if (onScreen.has(block)) {
+  if (seen || onScreen.has(block)) {
     timedDraw(name, draw);
   } else {
     owed.set(block, [name, draw]);
