@@ -6,6 +6,7 @@
 // loads each; `where` (top, tables or derivation) is scrolled into view before each key. From the
 // repository root:
 //   node tools/browser/trace_first_visits.js derivation 3 /tmp/before.html /tmp/after.html
+// Also each phase's CPU median (style, layout, prepaint, paint, layerize; script etc. the rest).
 // Keys: rows 2, 1 (first visits), 2, 3 (seen before), 4, 5 (first), the mask off (first) and on.
 "use strict";
 const { chromium } = require("playwright-core");
@@ -34,7 +35,17 @@ function span(buffer) {
   if (!frame) return null;
   const stop = frame.ts + frame.dur;
   const cpu = top.filter((task) => task.ts >= first.ts && task.ts < stop).reduce((s, task) => s + (task.tdur || task.dur), 0);
-  return { wall: (stop - first.ts) / 1000, cpu: cpu / 1000 };
+  // CPU ms by phase (outermost event of each phase; "script etc." is the rest of the CPU time)
+  const phases = { style: 0, layout: 0, prepaint: 0, paint: 0, layerize: 0 };
+  const phaseOf = { UpdateLayoutTree: "style", Layout: "layout", PrePaint: "prepaint", Paint: "paint", Layerize: "layerize" };
+  let inside_ = -1;
+  for (const e of xs) {
+    if (e.ts < first.ts || e.ts >= stop || !phaseOf[e.name] || e.ts < inside_) continue;
+    phases[phaseOf[e.name]] += (e.tdur || e.dur) / 1000;
+    inside_ = e.ts + e.dur;
+  }
+  phases.script = cpu / 1000 - Object.values(phases).reduce((a, b) => a + b, 0);
+  return { wall: (stop - first.ts) / 1000, cpu: cpu / 1000, phases };
 }
 (async () => {
   const [where, n, ...files] = process.argv.slice(2);
@@ -64,7 +75,8 @@ function span(buffer) {
   for (const f of files) for (const kind of ["first", "again"]) {
     const r = res[f][kind];
     console.log(where, path.basename(f), kind, "n", r.length, "wall med", med(r.map((x) => x.wall)), "max", Math.round(Math.max(...r.map((x) => x.wall))),
-      "| cpu med", med(r.map((x) => x.cpu)), "max", Math.round(Math.max(...r.map((x) => x.cpu))));
+      "| cpu med", med(r.map((x) => x.cpu)), "max", Math.round(Math.max(...r.map((x) => x.cpu))),
+      "| cpu med by phase", Object.keys((r[0] || {}).phases || {}).map((p) => p + " " + med(r.map((x) => x.phases[p]))).join(", "));
   }
   await browser.close();
 })();

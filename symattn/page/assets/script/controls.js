@@ -54,11 +54,13 @@ function syncControls() {
     // (a symbolic tau has no place on the slider)
     if (!sliding && (!free || tau.value !== undefined)) $("tau").value = String(free ? toPosition(tau.value) : k);
     $("tau").setAttribute("aria-valuetext", "τ = " + tau.key + (tau.dec ? " ≈ " + tau.dec : ""));
-    output.replaceChildren(mathNode(tau.m), tau.dec ? el("span", { class: "dec", text: "≈ " + tau.dec }) : "", el("span", { class: "exact-tag", text: P.exact }));
+    if (output.dataset.tau !== tau.key) output.replaceChildren(mathNode(tau.m), tau.dec ? el("span", { class: "dec", text: "≈ " + tau.dec }) : "", el("span", { class: "exact-tag", text: P.exact }));
+    output.dataset.tau = tau.key; // the same τ (a change of row or mask): its output stays
   } else {
     const value = tauValue(state.tau);
     if (!sliding) $("tau").value = String(toPosition(value));
     $("tau").setAttribute("aria-valuetext", "τ = " + state.tau);
+    delete output.dataset.tau;
     output.replaceChildren(el("span", { text: "τ = " + state.tau + (String(value) === state.tau ? "" : " ≈ " + Number(value.toPrecision(6))) }),
       el("span", { class: "approx-tag", text: P.float64 }));
   }

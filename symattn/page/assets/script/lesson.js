@@ -42,7 +42,17 @@ function setUpHandCheck() {
         el("summary", { id: "hand-summary-" + k, text: P.hand_reveal }),
         el("div", { class: "hand-answer scroll", id: "hand-answer-" + k }))));
     $("hand-details-" + k).addEventListener("toggle", fitSoon); // an answer wider than the screen scrolls by keyboard
+    $("hand-details-" + k).addEventListener("toggle", () => handAnswer(k - 1)); // opened: its answer now, if owed
   }
+}
+// An answer behind a closed <details> is drawn when the page is idle (or when opened), and only
+// when the step's answer changed; until then it is empty, never another state's answer.
+const answers = []; // per step: [the answer's segments as JSON, shown?, its segments]
+function handAnswer(k) {
+  const [key, shown, segments] = answers[k] || [];
+  if (shown || key === undefined) return;
+  answers[k][1] = true;
+  $("hand-answer-" + (k + 1)).replaceChildren(...segmentNodes(segments));
 }
 
 // The steps of the current row; the <details> stay in place, so what is open stays open and
@@ -59,7 +69,12 @@ function renderHandCheck(v) {
     const late = free && k >= 4;
     $("hand-do-" + (k + 1)).replaceChildren(...(late ? [fill("hand_free", { tau: state.tau, taus: taus.map((t) => t.key).join(", ") })] : segmentNodes(step.do)));
     $("hand-details-" + (k + 1)).hidden = late;
-    $("hand-answer-" + (k + 1)).replaceChildren(...segmentNodes(step.ans));
+    const key = JSON.stringify(step.ans);
+    if (answers[k] && answers[k][0] === key) return;
+    answers[k] = [key, false, step.ans];
+    $("hand-answer-" + (k + 1)).replaceChildren();
+    if ($("hand-details-" + (k + 1)).open) handAnswer(k);
+    else later(() => handAnswer(k));
   });
 }
 

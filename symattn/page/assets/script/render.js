@@ -33,8 +33,19 @@ function shade(weight) {
   return { color: `rgb(${rgb.join(", ")})`, dark: luminance < 0.179 };
 }
 
+// The heatmap is built again only for other values; a change of row moves its row marks.
+let heatmapOf = [];
 function renderHeatmap(v) {
   const table = $("heatmap");
+  if (heatmapOf[0] === v && table.tBodies.length) {
+    [...table.tBodies[0].rows].forEach((tr, i) => {
+      const current = i + 1 === state.row;
+      if (tr.classList.contains("current") !== current) tr.classList.toggle("current", current);
+      tr.querySelector(".row-pick").setAttribute("aria-pressed", String(current));
+    });
+    return;
+  }
+  heatmapOf = [v];
   const head = el("tr", {}, el("th", { scope: "col" }, el("span", { class: "visually-hidden", text: P.heat_corner })));
   data.colLabels.forEach((label) => head.append(el("th", { scope: "col", text: label })));
   const body = el("tbody");

@@ -15,7 +15,7 @@ function timedDraw(name, draw) {
 function blockOf(node) {
   return node.closest("section");
 }
-function drawWhenSeen(node, name, draw, block = blockOf(node)) {
+function drawWhenSeen(node, name, draw, block = blockOf(node), seen = false) {
   if (!watcher) {
     watcher = new IntersectionObserver((entries) => {
       for (const entry of entries) {
@@ -27,7 +27,7 @@ function drawWhenSeen(node, name, draw, block = blockOf(node)) {
     for (const id of ["tables", "derivation", "mistakes"]) watcher.observe(blockOf($(id)));
   }
   if (owed.delete(block)) settle();
-  if (onScreen.has(block)) {
+  if (seen || onScreen.has(block)) {
     timedDraw(name, draw);
   } else {
     owed.set(block, [name, draw]);
@@ -70,6 +70,21 @@ function drawInSlices(parts) {
     y += guide[k] || 60;
   }
   for (const [box, make] of parts.slice(k)) later(() => box.append(make()));
+}
+// A derivation seen before, shown again: its parts below the screen stay hidden (content-visibility,
+// their layout kept) and are shown when the page is idle, so the change styles, lays out and paints
+// a screenful, as on a first visit.
+function partsLater(parts) {
+  const shown = $("derivation").querySelector(":scope > :not(.stashed)");
+  const guide = shown ? [...shown.children].map((c) => c.offsetHeight) : [];
+  let y = $("derivation").getBoundingClientRect().top;
+  parts.forEach((part, k) => {
+    if (y >= window.innerHeight) {
+      part.classList.add("later");
+      later(() => part.classList.remove("later"));
+    }
+    y += guide[k] || 60;
+  });
 }
 function payOwed(block) {
   const [name, draw] = owed.get(block);
@@ -184,6 +199,8 @@ function keptDerivation(v) {
       drawing = null;
     }
     derivations.set(id, versions);
+  } else if (versions[0].classList.contains("stashed")) {
+    partsLater([...versions[0].children, ...versions[1].children]);
   }
   showOnly($("derivation"), versions[0], 8);
   showOnly($("checks"), versions[1], 8);

@@ -62,6 +62,13 @@ function renderWalk() {
   panel.setAttribute("aria-labelledby", "walk-tab-" + state.step);
   panel.dataset.step = String(state.step);
   const v = variant();
+  // off screen the panel is drawn when it comes into view or the page is idle (speed.js)
+  drawWhenSeen(panel, "walk panel", () => renderWalkPanel(v), panel, walkSeen());
+  watcher.observe(panel); // observed once (observing again changes nothing)
+}
+
+function renderWalkPanel(v) {
+  const panel = $("walk-panel");
   const ok = values && v && !v.error;
   const fields = Object.assign({ row: state.row, label: data.rowLabels[state.row - 1] }, sizes);
   const visual = [null, stepTokens, stepProjections, stepScores, stepSoftmax, stepSum][state.step](ok ? v : null);
