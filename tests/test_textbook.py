@@ -445,3 +445,17 @@ def test_an_approximate_matrix_gives_every_decimal_the_same_places():
     assert r"\approx \left[\begin{array}{ccc} 1 & 0 & 0 \\ 0.1000 & 0.9000 & 0 \\ " \
         r"0.1667 & 0.5000 & 0.3333 \end{array}\right]" in text
     assert r"\approx \left[\begin{array}{cc} 2 & 0 \\ 0.2000 & 3.6000 \\ 2.3333 & 2.6667" in text
+
+
+def test_sums_and_numerators_keep_the_keys_order():
+    """Raschka's six tokens: row 1 is exponentiated as (e^{0.9995}, e^{0.9544}, …); Z_1 and the
+    numerator of O_{1,1} list their terms in that order, the latter with V's first column
+    (0.43, 0.55, 0.57, 0.22, 0.77, 0.05, the published inputs), so a student can line them up."""
+    text = _solve_latex(CORPUS / "03_raschka_simplified_self_attention" / "problem.toml")
+    row = re.search(r"A_\{1,\\cdot\} &= \\frac\{1\}\{Z_\{1\}\}\\bigl\(([^)]*)\\bigr\)", text)[1]
+    exponentials = row.split(", ")
+    assert rf"Z_{{1}} = {' + '.join(exponentials)} \\" in text
+    numerator = text.split(r"O_{1,1} &= \frac{1}{Z_{1}}\bigl(", 1)[1].split(r"\bigr)", 1)[0]
+    pairs = re.findall(r"(\d\.\d+) (e\^\{[\d.]+\})", numerator)
+    assert [c for c, _ in pairs] == ["0.43", "0.55", "0.57", "0.22", "0.77", "0.05"]
+    assert [e for _, e in pairs] == exponentials

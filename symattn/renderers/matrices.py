@@ -41,12 +41,13 @@ def stacked(name: str, exact: list[list[str]]) -> list[str]:
             for a, b in zip(starts, ends)]
 
 
-def terms(x: sp.Expr) -> list[str]:
-    """The LaTeX of a sum's terms, every one after the first with its sign ("+ b", "- c")."""
+def terms(x: sp.Expr, order: list[sp.Expr] | None = None) -> list[str]:
+    """The LaTeX of a sum's terms (in the order given, else SymPy's), every one after the first
+    with its sign ("+ b", "- c")."""
     if not x.is_Add:
         return [math(x, slash=True)]
     out = []
-    for k, term in enumerate(sp.Add.make_args(x)):
+    for k, term in enumerate(order or sp.Add.make_args(x)):
         text = math(term, slash=True)
         if k:
             text = f"- {text[1:].strip()}" if text.startswith("-") else f"+ {text}"
@@ -177,7 +178,8 @@ def _over(name: str, i: int, row: tuple[str, list[list[str]]], fit: Fit, left: f
     return lines
 
 
-def sum_lines(lhs: str, x: sp.Expr, fit: Fit, at: float | None = None) -> list[str]:
+def sum_lines(lhs: str, x: sp.Expr, fit: Fit, at: float | None = None,
+              order: list[sp.Expr] | None = None) -> list[str]:
     """lhs = a + b + … broken at its plus signs when it is too wide for a line."""
-    parts = terms(x)
+    parts = terms(x, order)
     return chain(lhs, _signed(parts), fit, at=at) or [f"{lhs} &= {' '.join(parts)}"]

@@ -128,12 +128,39 @@ def logits(d: Derivation, fit: Fit) -> list[Block]:
 
 
 def over_sums(d: Derivation, numerators: str) -> Factored:
-    """Each row as 1/Z_i times its numerators (E for A, EV for O); a row with no readable key
-    as it is."""
+    """Each row as 1/Z_i times its numerators (E for A, EV for O, whose terms go in the keys'
+    order); a row with no readable key as it is."""
     shown = d.display[numerators]
-    rows = factored([rf"\frac{{1}}{{Z_{{{i + 1}}}}}" for i in range(shown.rows)], shown)
-    return [row if d.sums[i] is not None else ("", [terms(x) for x in d.display[
-        "A" if numerators == "E" else "O"].row(i)]) for i, row in enumerate(rows)]
+    return [(rf"\frac{{1}}{{Z_{{{i + 1}}}}}", [terms(x, key_order(d, i, x)) for x in shown.row(i)])
+            if d.sums[i] is not None else
+            ("", [terms(x) for x in d.display["A" if numerators == "E" else "O"].row(i)])
+            for i in range(shown.rows)]
+
+
+def key_order(d: Derivation, i: int, x: sp.Expr) -> list[sp.Expr] | None:
+    """The terms of x (row i's Z_i, or a numerator of its outputs) in the order of the keys
+    whose exponentials they hold, as the row was exponentiated (e^{0.9995} + e^{0.9544} + …);
+    None, for SymPy's order, when a term holds no key's or two terms hold one key's."""
+    row, readable = d.display["E"].row(i), d.trace.readable[i]
+    keys: dict[sp.Expr, int] = {}
+    numbers = [j for j, e in enumerate(row) if readable[j] and e.is_Number]
+    for j, e in enumerate(row):
+        if readable[j] and not e.is_Number:
+            if e in keys:
+                return None
+            keys[e] = j
+    found = []
+    for term in sp.Add.make_args(x):
+        holds = {keys[f] for f in (term, term.as_coeff_Mul()[1], *sp.Mul.make_args(term))
+                 if f in keys}
+        if not holds and term.is_number and len(numbers) == 1:  # c · 1, the key whose L is 0
+            holds = {numbers[0]}
+        if len(holds) != 1:
+            return None
+        found.append((holds.pop(), term))
+    if len({j for j, _ in found}) != len(found):
+        return None
+    return [term for _, term in sorted(found, key=lambda pair: pair[0])]
 
 
 def _hidden(d: Derivation) -> tuple[Segment, ...]:
@@ -180,7 +207,9 @@ def weights(d: Derivation, fit: Fit) -> list[Block]:
                       listing([(("math", z),) for z in sums], lang))
         return [step(lead, shown_names, Display(tuple(rows)), listed + gives, weight_display,
                      Display(tuple(lines)), _row_sums(d, fit))]
-    z_lines = pack([f"Z_{{{i + 1}}} = {z}" for i, z in zip(live, sums)], fit, r",\quad ") or \
+    keyed = [" ".join(terms(d.sums[i], order)) if (order := key_order(d, i, d.sums[i])) else z
+             for i, z in zip(live, sums)]
+    z_lines = pack([f"Z_{{{i + 1}}} = {z}" for i, z in zip(live, keyed)], fit, r",\quad ") or \
         sum_definitions(d, live, fit)
     rows[-1] += "."
     return [step(lead, shown_names, Display(tuple(rows))),
@@ -191,7 +220,8 @@ def weights(d: Derivation, fit: Fit) -> list[Block]:
 
 def sum_definitions(d: Derivation, rows: list[int], fit: Fit) -> list[str]:
     """Z_i = a + b + … for the rows given, aligned at their equals signs, broken at plus signs."""
-    return [line for i in rows for line in sum_lines(f"Z_{{{i + 1}}}", d.sums[i], fit)]
+    return [line for i in rows for line in sum_lines(f"Z_{{{i + 1}}}", d.sums[i], fit,
+                                                     order=key_order(d, i, d.sums[i]))]
 
 
 def wide_sums(d: Derivation) -> set[int]:
