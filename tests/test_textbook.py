@@ -459,3 +459,21 @@ def test_sums_and_numerators_keep_the_keys_order():
     pairs = re.findall(r"(\d\.\d+) (e\^\{[\d.]+\})", numerator)
     assert [c for c, _ in pairs] == ["0.43", "0.55", "0.57", "0.22", "0.77", "0.05"]
     assert [e for _, e in pairs] == exponentials
+
+
+def test_a_sum_of_products_of_powers_keeps_the_keys_order():
+    """ln in Q and K (the benchmark's family): row exponentials such as 5^{√2/4}·7^{√2/2} are
+    products of powers, one of which (7^{√2/2}) is another key's exponential; each term is
+    matched whole, so Z_i's terms come out as the row's exponentials, in the keys' order."""
+    from benchmarks.jobs import problem_toml
+    from symattn.renderers.textbook import key_order
+    trace = attend(parse_problem(problem_toml("logs", 8)))
+    derivation = derive(trace, check(trace), Options(detail="textbook"))
+    ordered = 0
+    for i in range(trace.A.rows):
+        row = [derivation.display["E"][i, j] for j in range(trace.A.cols) if trace.readable[i][j]]
+        order = key_order(derivation, i, derivation.sums[i])
+        if order is not None:
+            assert order == row
+            ordered += len(row) > 1
+    assert ordered >= 4  # most rows: those whose exponentials are all different
