@@ -9,6 +9,7 @@ from dataclasses import replace
 import sympy as sp
 
 from .fit import TEXT_ROWS, Fit, chain, vector
+from .measure import height
 from .printer import approx, math, matrix
 
 Factored = list[tuple[str, list[list[str]]]]
@@ -24,7 +25,7 @@ def stacked(name: str, exact: list[list[str]]) -> list[str]:
     """name = [matrix], or, for a matrix taller than a page holds, its rows in blocks of about
     equal height that fit (Q_{1…20,·} = […], Q_{21…40,·} = […]): a display line cannot break
     across pages."""
-    heights = [2 if any(r"\frac" in cell for cell in row) else 1 for row in exact]
+    heights = [int(height(matrix([row]))) for row in exact]  # a row with a stacked fraction: 2
     count = -(-sum(heights) // TEXT_ROWS)
     if count <= 1:
         return [f"{name} = {matrix(exact)}"]
@@ -58,11 +59,6 @@ def terms(x: sp.Expr, order: list[sp.Expr] | None = None) -> list[str]:
 def _signed(parts: list[str]) -> list[tuple[str, str]]:
     """Terms as (sign, term) pieces of a chain, the first after an equals sign."""
     return [("=", parts[0])] + [(t[0], t[2:]) for t in parts[1:]]
-
-
-def factored(prefactors: list[str], numerators: sp.MatrixBase) -> Factored:
-    """Rows as prefactor × (numerators), each numerator split into its terms."""
-    return [(prefactors[i], [terms(x) for x in row]) for i, row in enumerate(numerators.tolist())]
 
 
 def approx_cells(grid) -> list[list[str]] | None:

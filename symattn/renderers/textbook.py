@@ -10,7 +10,7 @@ from ..derivation import Derivation, Name
 from ..model import ShownDecimal
 from .blocks import Block, Display, Segment, fill, segments, step
 from .fit import Fit, chain, pack
-from .matrices import (Factored, approx_cells, cells, factored, matrix_lines, row_vector,
+from .matrices import (Factored, approx_cells, cells, matrix_lines, row_vector,
                        sum_lines, terms)
 from .printer import approx, math, matrix, tau_equation
 from .setup_doc import listing
@@ -257,7 +257,7 @@ def _row_sums(d: Derivation, fit: Fit) -> tuple[Segment, ...]:
             break
         text = " + ".join(math(x, slash=True) for x in entries)
         sums.append(text if len(entries) == 1 else f"{text} = 1")
-    one = "_one" if sum(any(row) for row in t.readable) == 1 else ""
+    one = "_one" if sum(z is not None for z in d.sums) == 1 else ""  # as in weights()
     if sums and all(Fit(fit.points * 0.8).fits(s) for s in sums):
         words = fill(segments("tb_row_sums" + one, lang, sums="\x00"),
                       listing([(("math", s),) for s in sums], lang))
