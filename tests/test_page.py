@@ -28,7 +28,7 @@ from conftest import EXAMPLE_FILES, MULTI_HEAD, ROOT, SHAPE_ONLY
 
 from symattn import cli, load_problem, parse_problem
 from symattn.errors import InputError
-from symattn.page.build import DEFAULT_TEMPERATURES, build_page, compact_css, parse_temperatures
+from symattn.page.build import DEFAULT_TEMPERATURES, build_page, compact_css, parse_temperatures, without_comment_lines
 from symattn.page.data import MathStore, collect
 from symattn.page.katex import ALWAYS, BY_COMMAND, KATEX, VERSION, katex_script
 from symattn.page.phrases import PAGE_PHRASES
@@ -157,6 +157,14 @@ def test_the_page_stylesheet_loses_only_comments_and_spaces_no_rule_needs():
                                 '@media (max-width:700px){.e{gap:4px 12px}}')
     kept = '.f::after { content: "a , b"; }'  # a string the spacing rules would change: kept whole
     assert compact_css(kept) == kept
+
+
+
+def test_the_page_script_loses_its_comments_but_no_string():
+    script = ('  // a whole-line comment\n  const a = "x // y"; // gone\n  f(`a // b`, \'c\\\' // d\'); // gone\n'
+              '  s.replace(/"/g, "") // kept: the quote in the expression pairs with no other\n  g(1);\n')
+    assert without_comment_lines(script) == ('const a = "x // y";\nf(`a // b`, \'c\\\' // d\');\n'
+                                             's.replace(/"/g, "") // kept: the quote in the expression pairs with no other\ng(1);')
 
 
 # ---- the KaTeX symattn ships -------------------------------------------------------------------
