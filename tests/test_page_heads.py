@@ -176,10 +176,15 @@ def browser(tmp_path_factory) -> dict:
     pages = {"heads": (TWO_HEADS, "en"), "heads.zh": (TWO_HEADS, "zh"), "symbolic": (SYMBOLIC_TAU, "en")}
     for name, (path, lang) in pages.items():
         (folder / f"{name}.html").write_text(build_page(load_problem(path), lang=lang), encoding="utf-8")
+    # both heads causal at τ = 1: two states that differ only by their head
+    same = TWO_HEADS.read_text(encoding="utf-8").split("[answers]")[0]
+    (folder / "same.toml").write_text(same.replace('attention = {mask = "none", scale = "none"}\n', ""), encoding="utf-8")
+    (folder / "same.html").write_text(build_page(load_problem(folder / "same.toml"), lang="en"), encoding="utf-8")
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page = str(folder / "heads.html")
     jobs = [{"name": "switch", "page": page, "scenario": "switch"},
-            {"name": "symbolic", "page": str(folder / "symbolic.html"), "scenario": "symbolic"}]
+            {"name": "symbolic", "page": str(folder / "symbolic.html"), "scenario": "symbolic"},
+            {"name": "switch-same", "page": str(folder / "same.html"), "scenario": "switch"}]
     jobs += [{"name": f"layout-{w}", "page": page, "scenario": "layout", "width": w, "height": h,
               "hash": "head=2&row=3&tau=1&mask=off&step=4", "screenshot": str(ARTIFACTS / f"heads-{w}.png")}
              for w, h in ((1280, 900), (390, 844))]
@@ -212,6 +217,15 @@ def test_the_head_selector_changes_every_head_table(browser):
         assert state["C"][1] == [r"\frac{1}{2}", r"\frac{6}{7}", r"\frac{4}{7}"]
     assert "another temperature or mask" not in second["note"]
     assert "another temperature or mask" in seen["hotter"]["note"]
+
+
+def test_heads_of_the_same_temperature_and_mask_each_show_their_own_derivation(browser):
+    seen = browser["switch-same"]
+    assert clean(seen["log"])
+    first, second = seen["first"], seen["second"]
+    assert first["mask"] is True and second["mask"] is True and first["tau"] == second["tau"]
+    assert second["A"][0] == ["1", "0", "0"] and first["A"] != second["A"]
+    assert first["derivation"] != second["derivation"]
 
 
 def test_a_link_with_a_head_restores_that_state(browser):

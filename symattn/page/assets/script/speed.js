@@ -182,13 +182,13 @@ function showOnly(box, shown, most) { // shown becomes box's one unstashed child
 
 // The derivation and checks of an exact state already shown are kept the same way (8 states);
 // a free or edited state's note is drawn afresh.
-const derivations = new Map(); // state -> [derivation version, checks version]
+const derivations = new Map(); // state (its head, tau, mask and row) -> [derivation version, checks version]
 let drawing = null;
 function derivationTargets() {
   return drawing || [$("derivation"), $("checks")];
 }
 function keptDerivation(v) {
-  const id = !values ? "shapes" : v && !v.free ? `${state.tau}:${state.mask}:${state.row}` : "live";
+  const id = !values ? "shapes" : v && !v.free ? `${state.head || 1}:${state.tau}:${state.mask}:${state.row}` : "live";
   let versions = derivations.get(id);
   if (!versions || id === "live") {
     versions = versions || [el("div", { class: "version" }), el("div", { class: "version" })];
