@@ -50,12 +50,11 @@ function addLateMath() {
   if (lateMath.length) lateIdle = (window.requestIdleCallback || setTimeout)(addLateMath, { timeout: 500 });
   else settle();
 }
-function mathNode(id, extra = "") {
-  const [tex, display] = data.math[id];
-  const cls = ("m " + extra).trim();
-  if (!display && PLAIN.test(tex)) return el("span", { class: cls + " num", "data-tex": tex, text: tex.replace("-", "\u2212").replace("\\infty", "\u221e") });
+const plain = (id) => !data.math[id][1] && PLAIN.test(data.math[id][0]);
+function typeset(id) { // the formula typeset by KaTeX, parsed once (not in the document: no layout)
   let kept = parsed.get(id);
   if (!kept) {
+    const [tex, display] = data.math[id];
     const template = document.createElement("template");
     template.innerHTML = window.katex.renderToString(tex, { // the page's own TeX; labels escaped
       displayMode: display === 1, strict: "error", throwOnError: false, trust: false,
@@ -63,6 +62,13 @@ function mathNode(id, extra = "") {
     const copy = template.content.querySelector(".katex-mathml");
     parsed.set(id, kept = [template, copy ? copy.getElementsByTagName("*").length + 1 : 0]);
   }
+  return kept;
+}
+function mathNode(id, extra = "") {
+  const tex = data.math[id][0];
+  const cls = ("m " + extra).trim();
+  if (plain(id)) return el("span", { class: cls + " num", "data-tex": tex, text: tex.replace("-", "\u2212").replace("\\infty", "\u221e") });
+  const kept = typeset(id);
   const node = el("span", { class: cls, "data-tex": tex }, kept[0].content.cloneNode(true));
   const copy = kept[1] && node.querySelector(".katex-mathml");
   if (copy) {

@@ -19,6 +19,7 @@ function renderState() {
   drawWhenSeen($("mistakes"), "mistakes", renderMistakes);
   renderHeads(v);
   renderLesson(error ? null : v);
+  typesetAhead();
 }
 
 // The weight's colour, from near white to deep blue, and whether white text reads on it: black

@@ -219,3 +219,39 @@ function walkSeen() {
   }
   return walkOnScreen;
 }
+
+// ---- first visits typeset ahead: the formulas of the states one step away ----
+// When nothing is owed and the page is idle, the formulas of the states a reader reaches in one
+// step (the next and the previous row, the other mask, the neighbouring generated temperatures)
+// are typeset and parsed (typeset(): out of the document, no style, layout or paint), a few
+// milliseconds a slice, so that a first visit only clones them. Work owed to the reader comes first.
+let ahead = [];
+let aheadIdle = 0;
+function idsOf(v, row) { // the formulas of an exact state's tables and of a row's derivation and checks
+  const ids = [];
+  const add = (segments) => segments.forEach((s) => typeof s === "number" && ids.push(s));
+  for (const b of [...v.rows[row - 1], ...v.checks]) {
+    if (b.k === "d") ids.push(b.m);
+    else if (b.items) b.items.forEach(add);
+    else add(b.s);
+  }
+  for (const cells of Object.values(v.tables)) for (const line of cells) for (const [id] of line) if (id !== null) ids.push(id);
+  return ids;
+}
+function typesetAhead() {
+  const k = generatedIndex(state.tau);
+  const other = state.mask === "on" ? "off" : "on";
+  const steps = !values || editCount() || k < 0 ? [] : [[k, state.mask, state.row + 1], [k, state.mask, state.row - 1],
+    [k, other, state.row], [k + 1, state.mask, state.row], [k - 1, state.mask, state.row]];
+  ahead = [];
+  for (const [t, mask, row] of steps) {
+    const v = data.variants[t + ":" + mask];
+    if (v && !v.error && row >= 1 && row <= sizes.n_q) ahead.push(...idsOf(v, row).filter((id) => !parsed.has(id) && !plain(id)));
+  }
+  if (ahead.length && !aheadIdle) aheadIdle = (window.requestIdleCallback || setTimeout)(typesetSlice, { timeout: 1000 });
+}
+function typesetSlice() {
+  aheadIdle = 0;
+  for (const start = performance.now(); ahead.length && !document.body.dataset.pending && performance.now() - start < 5;) typeset(ahead.shift());
+  if (ahead.length) aheadIdle = (window.requestIdleCallback || setTimeout)(typesetSlice, { timeout: 1000 });
+}
