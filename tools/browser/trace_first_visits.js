@@ -7,7 +7,8 @@
 // repository root:
 //   node tools/browser/trace_first_visits.js derivation 3 /tmp/before.html /tmp/after.html
 // Also each phase's CPU median (style, layout, prepaint, paint, layerize; script etc. the rest).
-// Keys: rows 2, 1 (first visits), 2, 3 (seen before), 4, 5 (first), the mask off (first) and on.
+// Keys: rows 2, 1 (first visits), 2, 3 (seen before), 4, 5 (first), the mask off (first) and on, the
+// slider a step right (a free temperature) and back (the generated one, seen before).
 "use strict";
 const { chromium } = require("playwright-core");
 const { ARGS, ready } = require("./common");
@@ -50,9 +51,9 @@ function span(buffer) {
 (async () => {
   const [where, n, ...files] = process.argv.slice(2);
   const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ARGS, headless: true });
-  const res = Object.fromEntries(files.map((f) => [f, { first: [], again: [] }]));
+  const res = Object.fromEntries(files.map((f) => [f, { first: [], again: [], free: [], back: [] }]));
   const keys = [["row", "ArrowUp", "first"], ["row", "ArrowUp", "first"], ["row", "ArrowDown", "again"], ["row", "ArrowDown", "again"],
-    ["row", "ArrowDown", "first"], ["row", "ArrowDown", "first"], ["mask", " ", "first"], ["mask", " ", "again"]];
+    ["row", "ArrowDown", "first"], ["row", "ArrowDown", "first"], ["mask", " ", "first"], ["mask", " ", "again"], ["tau", "ArrowRight", "free"], ["tau", "ArrowLeft", "back"]];
   for (let k = 0; k < Number(n); k++) for (const file of files) {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
@@ -72,7 +73,7 @@ function span(buffer) {
     await context.close();
   }
   const med = (a) => { const s = [...a].sort((x, y) => x - y); return s.length ? Math.round(s[Math.floor(s.length / 2)]) : "-"; };
-  for (const f of files) for (const kind of ["first", "again"]) {
+  for (const f of files) for (const kind of ["first", "again", "free", "back"]) {
     const r = res[f][kind];
     console.log(where, path.basename(f), kind, "n", r.length, "wall med", med(r.map((x) => x.wall)), "max", Math.round(Math.max(...r.map((x) => x.wall))),
       "| cpu med", med(r.map((x) => x.cpu)), "max", Math.round(Math.max(...r.map((x) => x.cpu))),
