@@ -303,6 +303,7 @@ function fitSoon(cause) { // cause: a block redrawn, an event (its target: a blo
   fitting = requestAnimationFrame(() => {
     const start = performance.now();
     fitLayout(fitAll, fitScopes);
+    guideAfterFrame();
     performance.measure("symattn fit", { start });
     fitAll = false;
     fitScopes.clear();

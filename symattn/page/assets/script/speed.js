@@ -57,34 +57,40 @@ function drawSlice() {
 }
 
 // A row's derivation (about 15 parts, 1 900 px and 6 000 elements) is drawn a screenful first:
-// its parts down to the bottom of the screen at once (the heights of the version shown before
-// as the guide), the others below them when the page is idle, where no one is reading yet.
-// parts: [box, make] in order.
+// its parts down to the bottom of the screen at once, the others below them when the page is
+// idle, where no one is reading yet. Where the screen ends is told by the heights and the place
+// of the last derivation laid out, recorded after its frame (guideAfterFrame), so that a change
+// reads no layout. parts: [box, make] in order.
+let guide = { top: null, heights: [] }; // the derivation's top in the page, its parts' heights
+let scrolled = 0; // window.scrollY as of the last scroll (reading it in a change would lay the page out)
+window.addEventListener("scroll", () => { scrolled = window.scrollY; }, { passive: true });
+function screenful(heights, k = 0) { // how many parts reach into the screen
+  let y = guide.top === null ? $("derivation").getBoundingClientRect().top : guide.top - scrolled;
+  for (; k < heights.length + 30 && y < window.innerHeight; k++) y += heights[k] || 60;
+  return k;
+}
 function drawInSlices(parts) {
-  const shown = $("derivation").querySelector(":scope > :not(.stashed)");
-  const top = $("derivation").getBoundingClientRect().top;
-  const guide = shown ? [...shown.children].map((c) => c.offsetHeight) : [];
-  let k = 0;
-  for (let y = top; k < parts.length && y < window.innerHeight; k++) {
-    parts[k][0].append(parts[k][1]());
-    y += guide[k] || 60;
-  }
+  const k = screenful(guide.heights);
+  parts.slice(0, k).forEach(([box, make]) => box.append(make()));
   for (const [box, make] of parts.slice(k)) later(() => box.append(make()));
 }
 // A derivation seen before, shown again: its parts below the screen stay hidden (content-visibility,
 // their layout kept) and are shown when the page is idle, so the change styles, lays out and paints
 // a screenful, as on a first visit.
-function partsLater(parts) {
-  const shown = $("derivation").querySelector(":scope > :not(.stashed)");
-  const guide = shown ? [...shown.children].map((c) => c.offsetHeight) : [];
-  let y = $("derivation").getBoundingClientRect().top;
-  parts.forEach((part, k) => {
-    if (y >= window.innerHeight) {
-      part.classList.add("later");
-      later(() => part.classList.remove("later"));
-    }
-    y += guide[k] || 60;
+function partsLater(version, parts) {
+  const k = screenful(version.heights || guide.heights);
+  parts.slice(k).forEach((part) => {
+    part.classList.add("later");
+    later(() => part.classList.remove("later"));
   });
+}
+function guideAfterFrame() { // the frame laid the page out: reading it costs nothing
+  const block = blockOf($("derivation"));
+  const shown = $("derivation").querySelector(":scope > .version:not(.stashed)");
+  if (!shownBlocks.has(block) || !shown || !shown.children.length || shown.querySelector(":scope > .later")) return;
+  scrolled = window.scrollY;
+  guide.top = $("derivation").getBoundingClientRect().top + scrolled;
+  if (shown.dataset.exact) guide.heights = shown.heights = [...shown.children].map((c) => c.offsetHeight);
 }
 function payOwed(block) {
   const [name, draw] = owed.get(block);
@@ -191,7 +197,7 @@ function keptDerivation(v) {
   const id = !values ? "shapes" : v && !v.free ? `${state.head || 1}:${state.tau}:${state.mask}:${state.row}` : "live";
   let versions = derivations.get(id);
   if (!versions || id === "live") {
-    versions = versions || [el("div", { class: "version" }), el("div", { class: "version" })];
+    versions = versions || [el("div", { class: "version", "data-exact": id !== "live" ? "1" : null }), el("div", { class: "version" })];
     drawing = versions;
     try {
       renderDerivation(v);
@@ -200,7 +206,7 @@ function keptDerivation(v) {
     }
     derivations.set(id, versions);
   } else if (versions[0].classList.contains("stashed")) {
-    partsLater([...versions[0].children, ...versions[1].children]);
+    partsLater(versions[0], [...versions[0].children, ...versions[1].children]);
   }
   showOnly($("derivation"), versions[0], 8);
   showOnly($("checks"), versions[1], 8);
