@@ -64,13 +64,14 @@ function drawSlice() {
 let guide = { top: null, heights: [] }; // the derivation's top in the page, its parts' heights
 let scrolled = 0; // window.scrollY as of the last scroll (reading it in a change would lay the page out)
 window.addEventListener("scroll", () => { scrolled = window.scrollY; }, { passive: true });
-function screenful(heights, k = 0) { // how many parts reach into the screen
+function screenful(parts, heights) { // how many of the parts reach into the screen
   let y = guide.top === null ? $("derivation").getBoundingClientRect().top : guide.top - scrolled;
-  for (; k < heights.length + 30 && y < window.innerHeight; k++) y += heights[k] || 60;
+  let k = 0;
+  for (; k < parts.length && y < window.innerHeight; k++) y += heights[k] || 60;
   return k;
 }
 function drawInSlices(parts) {
-  const k = screenful(guide.heights);
+  const k = screenful(parts, guide.heights);
   parts.slice(0, k).forEach(([box, make]) => box.append(make()));
   for (const [box, make] of parts.slice(k)) later(() => box.append(make()));
 }
@@ -78,7 +79,7 @@ function drawInSlices(parts) {
 // their layout kept) and are shown when the page is idle, so the change styles, lays out and paints
 // a screenful, as on a first visit.
 function partsLater(version, parts) {
-  const k = screenful(version.heights || guide.heights);
+  const k = screenful(parts, version.heights || guide.heights);
   parts.slice(k).forEach((part) => {
     part.classList.add("later");
     later(() => part.classList.remove("later"));
