@@ -121,7 +121,8 @@ def edit_run(tmp_path_factory) -> dict:
             {"name": "projections", "page": str(pages["projections"]), "scenario": "open"},
             {"name": "projections-edited", "page": str(pages["projections"]), "scenario": "open",
              "hash": "row=4&step=4&W_Q=1.1:2&X=1.2:1/2"},
-            {"name": "symbolic", "page": str(pages["symbolic"]), "scenario": "open"}]
+            {"name": "symbolic", "page": str(pages["symbolic"]), "scenario": "open"},
+            {"name": "steady", "page": demo, "scenario": "steady", "hash": "row=3&tau=17%2F20&mask=on&step=4"}]
     jobs += [{"name": f"shot-{w}", "page": demo, "scenario": "screenshot", "width": w, "height": h,
               "hash": edited, "screenshot": str(ARTIFACTS / f"edit-{w}.png")}
              for w, h in ((1280, 900), (390, 844))]
@@ -129,6 +130,17 @@ def edit_run(tmp_path_factory) -> dict:
               "height": h, "hash": edited, "scrollTo": "edit-block", "axe": True,
               "screenshot": str(ARTIFACTS / f"edit-editor-{w}.png")} for w, h in ((1280, 900), (390, 844))]
     return run_jobs("check_edit.js", jobs)
+
+
+def test_a_reader_of_the_derivation_keeps_their_place_through_a_free_temperature(edit_run):
+    run = edit_run["steady"]
+    assert not run["log"]["console"] and not run["log"]["pageErrors"]
+    start, free, back = run["places"]
+    assert (start["tau"], free["tau"], back["tau"]) == ("17/20", "0.853", "17/20")
+    assert free["note"] and not start["note"] and not back["note"]  # a note in the derivation's place
+    # the note comes just below the controls; back, the derivation is where its reader had it
+    assert start["scroll"] > 1000 and back["top"] == start["top"] == 0
+    assert 40 <= free["top"] <= 0.25 * 900 and free["note_top"] >= free["cover"]
 
 
 def test_an_edited_entry_changes_a_and_o_as_float64_predicts(edit_run):

@@ -5,7 +5,8 @@
 // with edits reloaded, a malformed link, reset; "timing": time to usable and control changes, at
 // the top of the page, with the tables and with the derivation in view (each to the end of its
 // forced layout and to the next frame), then first visits by trusted keys timed by Chromium's
-// Event Timing; "open": the page as opened (job.hash); "screenshot": job.hash at job.width x job.height.
+// Event Timing; "open": the page as opened (job.hash); "screenshot": job.hash at job.width x job.height;
+// "steady": where the reader of the derivation stays through a free temperature and back.
 // The measurements in docs/performance.md come from, in the repository root,
 //   .venv/bin/symattn page worked_examples/05_five_tokens_temperature/problem.toml -o /tmp/p.html
 //   echo '{"chromium": "/usr/bin/chromium", "jobs": [{"name": "t", "page": "/tmp/p.html",
@@ -210,4 +211,31 @@ async function screenshot(browser, job) {
   return out;
 }
 
-serve({ edit, timing, open, screenshot });
+// "steady": the derivation in view, the slider a step right (a free temperature: a note in the
+// derivation's place) and back; the page's scroll and the derivation's place after each.
+async function steady(browser, job) {
+  const context = await browser.newContext({ viewport: VIEWPORT });
+  const page = await context.newPage();
+  const log = watch(page);
+  await page.goto(pathToFileURL(path.resolve(job.page)).href + "#" + job.hash);
+  await ready(page);
+  await page.evaluate(() => document.getElementById("derivation").scrollIntoView());
+  const place = async () => {
+    await page.waitForTimeout(300);
+    await page.waitForFunction(() => !document.body.dataset.pending, null, { polling: 20 });
+    return page.evaluate(() => ({ scroll: Math.round(window.scrollY), top: Math.round(document.getElementById("derivation").getBoundingClientRect().top),
+      tau: document.getElementById("tau-text").value, note: Boolean(document.querySelector("#derivation .free-note:not(.stashed *)")),
+      note_top: Math.round((document.querySelector("#derivation .free-note:not(.stashed *)") || { getBoundingClientRect: () => ({ top: null }) }).getBoundingClientRect().top),
+      cover: Math.round(document.getElementById("controls").getBoundingClientRect().bottom) }));
+  };
+  const out = { log, places: [await place()] };
+  await page.focus("#tau");
+  for (const key of ["ArrowRight", "ArrowLeft"]) {
+    await page.keyboard.press(key);
+    out.places.push(await place());
+  }
+  await context.close();
+  return out;
+}
+
+serve({ edit, timing, open, screenshot, steady });

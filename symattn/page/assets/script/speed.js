@@ -61,7 +61,10 @@ function drawSlice() {
 // idle, where no one is reading yet. Where the screen ends is told by the heights and the place
 // of the last derivation laid out, recorded after its frame (guideAfterFrame), so that a change
 // reads no layout. parts: [box, make] in order.
-let guide = { top: null, heights: [] }; // the derivation's top in the page, its parts' heights
+
+// the derivation's top in the page and its height, its parts' heights, where its reader had it on
+// the screen (place) and is to find it after a change (anchor), the height the controls cover
+let guide = { top: null, height: 0, heights: [], place: null, anchor: null, cover: 0 };
 let scrolled = 0; // window.scrollY as of the last scroll (reading it in a change would lay the page out)
 window.addEventListener("scroll", () => { scrolled = window.scrollY; }, { passive: true });
 function screenful(parts, heights) { // how many of the parts reach into the screen
@@ -85,12 +88,19 @@ function partsLater(version, parts) {
     later(() => part.classList.remove("later"));
   });
 }
-function guideAfterFrame() { // the frame laid the page out: reading it costs nothing
+function guideAfterFrame() { // after a frame's layout (reading it costs nothing): a reader's place, the guide
   const block = blockOf($("derivation"));
   const shown = $("derivation").querySelector(":scope > .version:not(.stashed)");
+  if (guide.anchor !== null) { // the derivation back where its reader had it
+    const moved = $("derivation").getBoundingClientRect().top - guide.anchor;
+    if (Math.abs(moved) >= 1) window.scrollBy(0, moved);
+    if (!document.body.dataset.pending) guide.anchor = null; // held while owed parts are drawn
+  }
   if (!shownBlocks.has(block) || !shown || !shown.children.length || shown.querySelector(":scope > .later")) return;
   scrolled = window.scrollY;
   guide.top = $("derivation").getBoundingClientRect().top + scrolled;
+  guide.height = $("derivation").offsetHeight;
+  guide.cover = Math.max(0, Math.min($("controls").getBoundingClientRect().bottom, window.innerHeight / 4));
   if (shown.dataset.exact) guide.heights = shown.heights = [...shown.children].map((c) => c.offsetHeight);
 }
 function payOwed(block) {
@@ -209,9 +219,29 @@ function keptDerivation(v) {
   } else if (versions[0].classList.contains("stashed")) {
     partsLater(versions[0], [...versions[0].children, ...versions[1].children]);
   }
+  const before = $("derivation").querySelector(":scope > .version:not(.stashed)");
   showOnly($("derivation"), versions[0], 8);
   showOnly($("checks"), versions[1], 8);
+  keepPlace(before, versions[0]);
   for (const [key, kept] of derivations) if (!kept[0].parentNode) derivations.delete(key);
+}
+
+// A reader of the derivation (it fills the middle of the screen) keeps their place through a
+// change: its top stays where it was on the screen, though the tables above it change height
+// (guideAfterFrame scrolls by the difference before the frame is painted). A note in its place
+// (a free temperature, edited inputs) is brought just below the controls and keeps the block
+// reaching the bottom of the screen, so that the page does not shrink under the reader; going
+// back to a derivation returns them to where they were in it.
+for (const type of ["wheel", "touchstart", "pointerdown", "keydown"]) { // the reader moves on: their place is theirs
+  window.addEventListener(type, (event) => { if (type !== "keydown" || event.target === document.body) guide.anchor = null; }, { passive: true, capture: true });
+}
+function keepPlace(before, shown) {
+  const onScreen = guide.top === null ? null : guide.top - scrolled;
+  const reading = onScreen !== null && onScreen < window.innerHeight / 2 && onScreen + guide.height > window.innerHeight / 2;
+  if (reading && before && before.dataset.exact) guide.place = onScreen;
+  const exact = Boolean(shown.dataset.exact);
+  guide.anchor = !reading ? null : exact ? (guide.place !== null ? guide.place : onScreen) : guide.cover;
+  $("derivation").style.minHeight = exact || !reading ? "" : window.innerHeight - guide.cover + "px";
 }
 
 // ---- first visits: no walkthrough animation off screen ----
