@@ -159,7 +159,6 @@ def test_the_page_stylesheet_loses_only_comments_and_spaces_no_rule_needs():
     assert compact_css(kept) == kept
 
 
-
 def test_the_page_script_loses_its_comments_but_no_string():
     script = ('  // a whole-line comment\n  const a = "x // y"; // gone\n  f(`a // b`, \'c\\\' // d\'); // gone\n'
               '  s.replace(/"/g, "") // kept: the quote in the expression pairs with no other\n  g(1);\n')

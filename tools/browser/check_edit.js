@@ -223,10 +223,12 @@ async function steady(browser, job) {
   const place = async () => {
     await page.waitForTimeout(300);
     await page.waitForFunction(() => !document.body.dataset.pending, null, { polling: 20 });
-    return page.evaluate(() => ({ scroll: Math.round(window.scrollY), top: Math.round(document.getElementById("derivation").getBoundingClientRect().top),
-      tau: document.getElementById("tau-text").value, note: Boolean(document.querySelector("#derivation .free-note:not(.stashed *)")),
-      note_top: Math.round((document.querySelector("#derivation .free-note:not(.stashed *)") || { getBoundingClientRect: () => ({ top: null }) }).getBoundingClientRect().top),
-      cover: Math.round(document.getElementById("controls").getBoundingClientRect().bottom) }));
+    return page.evaluate(() => {
+      const top = (node) => (node ? Math.round(node.getBoundingClientRect().top) : null);
+      const note = document.querySelector("#derivation .free-note:not(.stashed *)");
+      return { scroll: Math.round(window.scrollY), top: top(document.getElementById("derivation")), tau: document.getElementById("tau-text").value,
+        note: Boolean(note), note_top: top(note), cover: Math.round(document.getElementById("controls").getBoundingClientRect().bottom) };
+    });
   };
   const out = { log, places: [await place()] };
   await page.focus("#tau");
