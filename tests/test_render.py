@@ -92,6 +92,13 @@ def test_five_tokens_use_a_generator_t(example):
     assert "第 5 行（权重）逐步计算" in md
 
 
+def test_a_row_sum_whose_terms_do_not_combine_is_written_once(example):
+    md = render("05_five_tokens_temperature", example, to="markdown", row=3)
+    z3 = [line for line in md.splitlines() if line.startswith("Z_{3} &=")]
+    assert z3 == [r"Z_{3} &= \sum_j e^{L_{3,j}} = e^{20 \sqrt{3}/17} + e^{938 \sqrt{3}/1275} + "
+                  r"e^{543 \sqrt{3}/425} \approx 20.392"]  # not again in SymPy's order
+
+
 @pytest.mark.parametrize("detail, row, rows", [("summary", None, []), ("textbook", None, []),
                                                ("textbook", 3, [3]), ("standard", 2, [2]),
                                                ("full", None, [1, 2, 3])])

@@ -3,6 +3,10 @@ identical repeated, masked entries shown going to −∞ and to a weight of exac
 
 from __future__ import annotations
 
+from collections import Counter
+
+import sympy as sp
+
 from ..derivation import Derivation, RowSteps
 from .blocks import Block, Display, Heading, Label, Step, segments, step
 from .fit import Fit, chain
@@ -116,15 +120,15 @@ def _softmax(d: Derivation, steps: RowSteps, fit: Fit) -> list[Block]:
              + _approx(d, "E", i, j)) for j in steps.readable]
     z = d.decimals.get("Z")
     total = [("=", rf"\sum_j e^{{L_{{{i + 1},j}}}}"),
-             ("=", " + ".join(math(E[i, j], slash=True) for j in steps.readable)),
-             ("=", math(d.sums[i], slash=True))]
-    if z and z[i][0] is not None and not z[i][0].exact:
-        total.append((r"\approx", approx(z[i][0])))
+             ("=", " + ".join(math(E[i, j], slash=True) for j in steps.readable))]
+    if Counter(sp.Add.make_args(d.sums[i])) != Counter(E[i, j] for j in steps.readable):
+        total.append(("=", math(d.sums[i], slash=True)))  # the terms combine: their sum says more
+    about = [(r"\approx", approx(z[i][0]))] if z and z[i][0] is not None and not z[i][0].exact else []
+    total += about
     lhs = f"Z_{{{i + 1}}}"
     left = max(width(x) for x, _ in exps) * 1.12
     more = () if chain(lhs, total, fit, at=left) else tuple(  # a long sum over several lines
-        [f"{lhs} &= {total[0][1]}"] + sum_lines("", d.sums[i], fit, at=left) + [
-            f"&{r} {t}" for r, t in total[3:]])
+        [f"{lhs} &= {total[0][1]}"] + sum_lines("", d.sums[i], fit, at=left) + [f"&{r} {t}" for r, t in about])
     if not more:
         exps.append((lhs, total))
     weights = []
