@@ -129,8 +129,10 @@ def without_trailing_comment(line: str) -> str:
     while k < len(line):
         c = line[k]
         if quote:
-            k += c == "\\"
-            quote = "" if c == quote else quote
+            if c == "\\":
+                k += 1  # the escaped character is part of the string
+            elif c == quote:
+                quote = ""
         elif c in "'\"`":
             quote = c
         elif line.startswith(" // ", k):

@@ -220,15 +220,19 @@ def weights(d: Derivation, fit: Fit) -> list[Block]:
                       listing([(("math", z),) for z in sums], lang))
         return [step(lead, shown_names, Display(tuple(rows)), listed + gives, weight_display,
                      Display(tuple(lines)), _row_sums(d, fit))]
-    keyed = [" ".join(terms(d.sums[i], order)) if (order := key_order(d, i, d.sums[i])) else z
-             for i, z in zip(live, sums)]
-    z_lines = pack([f"Z_{{{i + 1}}} = {z}" for i, z in zip(live, keyed)], fit, r",\quad ") or \
+    z_lines = pack([f"Z_{{{i + 1}}} = {keyed_sum(d, i)}" for i in live], fit, r",\quad ") or \
         sum_definitions(d, live, fit)
     rows[-1] += "."
     return [step(lead, shown_names, Display(tuple(rows))),
             step(segments("tb_sums_display" + one, lang) + segments("tb_colon", lang),
                  Display(tuple(z_lines)), segments("tb_normalise" + one, lang) + gives, weight_display,
                  Display(tuple(lines)), _row_sums(d, fit))]
+
+
+def keyed_sum(d: Derivation, i: int) -> str:
+    """Row i's Z_i with its terms in the keys' order where key_order finds one, else as printed."""
+    order = key_order(d, i, d.sums[i])
+    return " ".join(terms(d.sums[i], order)) if order else math(d.sums[i], slash=True)
 
 
 def sum_definitions(d: Derivation, rows: list[int], fit: Fit) -> list[str]:

@@ -3,10 +3,6 @@ identical repeated, masked entries shown going to −∞ and to a weight of exac
 
 from __future__ import annotations
 
-from collections import Counter
-
-import sympy as sp
-
 from ..derivation import Derivation, RowSteps
 from .blocks import Block, Display, Heading, Label, Step, segments, step
 from .fit import Fit, chain
@@ -14,7 +10,7 @@ from .measure import width
 from .phrases import phrase
 from .matrices import sum_lines
 from .printer import approx, math, power_of_e, tau_equation
-from .textbook import product, same_logits
+from .textbook import keyed_sum, product, same_logits
 
 
 def _index(stage: str, i: int, j: int) -> str:
@@ -119,12 +115,10 @@ def _softmax(d: Derivation, steps: RowSteps, fit: Fit) -> list[Block]:
                                             ("=", math(E[i, j], slash=True))]
              + _approx(d, "E", i, j)) for j in steps.readable]
     z = d.decimals.get("Z")
-    total = [("=", rf"\sum_j e^{{L_{{{i + 1},j}}}}"),
-             ("=", " + ".join(math(E[i, j], slash=True) for j in steps.readable))]
-    if Counter(sp.Add.make_args(d.sums[i])) != Counter(E[i, j] for j in steps.readable):
-        total.append(("=", math(d.sums[i], slash=True)))  # the terms combine: their sum says more
     about = [(r"\approx", approx(z[i][0]))] if z and z[i][0] is not None and not z[i][0].exact else []
-    total += about
+    total = [("=", rf"\sum_j e^{{L_{{{i + 1},j}}}}"),
+             ("=", " + ".join(math(E[i, j], slash=True) for j in steps.readable)),
+             ("=", keyed_sum(d, i))] + about  # as the terms before it (dropped) unless they combine
     lhs = f"Z_{{{i + 1}}}"
     left = max(width(x) for x, _ in exps) * 1.12
     more = () if chain(lhs, total, fit, at=left) else tuple(  # a long sum over several lines
