@@ -547,7 +547,8 @@ def judge_token(token: str, x: Num) -> dict:
         result.update(rule="infinity: only a masked entry is -inf", ok=ok)
         return result
     if x.is_ninf:
-        result.update(rule="the entry is masked (-inf); a finite number cannot match", ok=False)
+        result.update(rule="the entry is masked (-inf); a finite number cannot match", ok=False,
+                      error="inf")
         return result
     given = Decimal(token)
     v = x.m
@@ -656,10 +657,11 @@ def judge_claim(key: str, raw, stages: dict, sensitivity) -> dict:
         claim["why"] = (f"{len(wrong)} of {len(entries)} entries wrong; largest error "
                         f"{worst['error']} at {worst['entry']}. " + "; ".join(parts) + more)
         if sensitivity is not None:
-            explained = []
+            explained, unbounded = [], 0
             for e in wrong:
                 bound = sensitivity(e["entry"])
                 if bound is None:
+                    unbounded += 1
                     continue
                 unit = Fraction(0)
                 body = e["given"].lstrip("+-")
@@ -669,7 +671,11 @@ def judge_claim(key: str, raw, stages: dict, sensitivity) -> dict:
                 e["input_rounding_bound"] = mpmath.nstr(bound, 6)
                 e["explained_by_input_rounding"] = bool(within)
                 explained.append(within)
-            if explained:
+            if explained and unbounded and all(explained):
+                claim["why"] += (f" — every wrong finite entry is within what rounding of the printed "
+                                 f"inputs can explain; {unbounded} masked entr"
+                                 f"{'y is' if unbounded == 1 else 'ies are'} not a rounding matter")
+            elif explained:
                 claim["why"] += (" — every wrong entry is within what rounding of the printed inputs "
                                  "can explain" if all(explained) else
                                  " — not explained by rounding of the printed inputs"
