@@ -8,7 +8,8 @@ Pure mpmath at 50 digits plus fractions; it never imports symattn. It reads each
 problem.toml (decimals exactly: tomllib with parse_float=Decimal, then Fraction), computes
 Q, K, V (from X and W_Q, W_K, W_V, or Y), R = Q K^T, S = s R (s = 1/sqrt(d_k) unless `scale` says
 otherwise), M (0 = may read, -inf = may not, finite = bias), L = (S + M)/tau, A = row-wise softmax,
-O = A V, and for [[heads]] every head, Concat(heads) and Concat W_O. Mask semantics follow
+O = A V, and for [[heads]] every head, Concat(heads) and Concat W_O. A problem that gives
+printed scores ([input] R with d_k, S or L, with V) starts there, carried as Q = scores, K = I. Mask semantics follow
 symattn's README: "causal" is top-left (j <= i), "causal-bottom-right" is j <= i + n_k - n_q,
 key_lengths[i] = query i reads keys 1..key_lengths[i], keep = true may read; all masks AND.
 
@@ -428,6 +429,10 @@ def solve(problem: dict, perturb: dict | None = None) -> dict:
         concat = [sum((o[i] for o in outs), []) for i in range(len(X))]
         final = matmul(concat, get("W_O"))
         return {"heads": per_head, "concat": concat, "O": final, "_multihead": True}
+    given = [name for name in ("R", "S", "L") if name in inp]
+    if given:
+        return given_scores(given[0], get(given[0]) if given[0] != "L" else
+                            matrix(inp["L"], allow_ninf=True), get("V"), inp, shared)
     if "X" in inp:
         X = get("X")
         Y = get("Y") or X
@@ -435,6 +440,35 @@ def solve(problem: dict, perturb: dict | None = None) -> dict:
     else:
         Q, K, V = get("Q"), get("K"), get("V")
     return single_head(Q, K, V, shared)
+
+
+def given_scores(start: str, scores, V, inp: dict, shared: dict) -> dict:
+    """A problem that starts from printed scores ([input] R with d_k, S or L, with V), as
+    symattn's parse/scores.py describes it: the scores are carried as Q = scores and K = I (so
+    R = Q K^T is the scores themselves); the scale is 1/sqrt(d_k) for R (or [attention] scale),
+    1 for S and L; for L the temperature is 1 and a -inf entry is a masked one."""
+    n_k = len(scores[0])
+    options = dict(shared)
+    if start == "R":
+        if "scale" not in options:
+            options["scale"] = f"1/sqrt({inp['d_k']})"
+    else:
+        for option in ("scale",) + (("temperature",) if start == "L" else ()):
+            if option in options:
+                raise ValueError(f"the given {start} already holds the {option}")
+        options["scale"] = "none"
+    if start == "L":
+        keep = [[not x.is_ninf for x in row] for row in scores]
+        if any(not k for row in keep for k in row):
+            old = options.get("keep")
+            options["keep"] = [[k and (old[i][j] if old else True) for j, k in enumerate(row)]
+                               for i, row in enumerate(keep)]
+        scores = [[Num.exact(0) if x.is_ninf else x for x in row] for row in scores]
+    identity = [[Num.exact(1 if i == j else 0) for j in range(n_k)] for i in range(n_k)]
+    result = single_head(scores, identity, V, options)
+    if start == "R" and "d_k" in inp:
+        result["_d_k"] = inp["d_k"]
+    return result
 
 
 # ----------------------------------------------------------------------------------------------
@@ -513,7 +547,8 @@ def judge_token(token: str, x: Num) -> dict:
         result.update(rule="infinity: only a masked entry is -inf", ok=ok)
         return result
     if x.is_ninf:
-        result.update(rule="the entry is masked (-inf); a finite number cannot match", ok=False)
+        result.update(rule="the entry is masked (-inf); a finite number cannot match", ok=False,
+                      error="inf")
         return result
     given = Decimal(token)
     v = x.m
@@ -622,10 +657,11 @@ def judge_claim(key: str, raw, stages: dict, sensitivity) -> dict:
         claim["why"] = (f"{len(wrong)} of {len(entries)} entries wrong; largest error "
                         f"{worst['error']} at {worst['entry']}. " + "; ".join(parts) + more)
         if sensitivity is not None:
-            explained = []
+            explained, unbounded = [], 0
             for e in wrong:
                 bound = sensitivity(e["entry"])
                 if bound is None:
+                    unbounded += 1
                     continue
                 unit = Fraction(0)
                 body = e["given"].lstrip("+-")
@@ -635,7 +671,11 @@ def judge_claim(key: str, raw, stages: dict, sensitivity) -> dict:
                 e["input_rounding_bound"] = mpmath.nstr(bound, 6)
                 e["explained_by_input_rounding"] = bool(within)
                 explained.append(within)
-            if explained:
+            if explained and unbounded and all(explained):
+                claim["why"] += (f" — every wrong finite entry is within what rounding of the printed "
+                                 f"inputs can explain; {unbounded} masked entr"
+                                 f"{'y is' if unbounded == 1 else 'ies are'} not a rounding matter")
+            elif explained:
                 claim["why"] += (" — every wrong entry is within what rounding of the printed inputs "
                                  "can explain" if all(explained) else
                                  " — not explained by rounding of the printed inputs"
