@@ -25,8 +25,10 @@ def _number(x: sp.Expr):
 
 def impossible(target: Target, given: list[list[Given]], facts: Facts) -> tuple[tuple[str, tuple], ...]:
     """Remarks (key, values) on the claimed rows of A or O that no weights could produce."""
-    if target.kind not in ("stage", "row") or target.name not in ("A", "O") or not facts.matrices:
-        return ()
+    head, _, stage = target.name.rpartition(".")
+    if target.kind not in ("stage", "row") or stage not in ("A", "O") or not facts.matrices \
+            or f"{head}.V".lstrip(".") not in facts.matrices:
+        return ()  # a multi-head problem's O is projected by W_O, no weighting of V
     rows = range(facts.shapes[target.name][0]) if target.kind == "stage" else [target.row]
     out = []
     for i, entries in zip(rows, given):
@@ -34,11 +36,11 @@ def impossible(target: Target, given: list[list[Given]], facts: Facts) -> tuple[
             continue
         values = [g.value for g in entries]
         slack = [half_unit(g) for g in entries]
-        if target.name == "A":
+        if stage == "A":
             total = sp.Add(*values)
             if abs(_number(total) - 1) > _number(sp.Add(*slack)) + EPSILON:
                 out.append(("row_sum", (i + 1, decimal_string(total, 6).rstrip("0").rstrip("."))))
-        elif not reachable(facts, i, values, slack):
+        elif not reachable(facts, i, values, slack, head):
             out.append(("outside_hull", (i + 1,)))
     return tuple(out)
 
@@ -48,9 +50,12 @@ def half_unit(g: Given) -> sp.Rational:
     return sp.S.Zero if g.places is None else sp.Rational(1, 2) * sp.Rational(10) ** -g.places
 
 
-def reachable(facts: Facts, i: int, output: list[sp.Expr], slack: list[sp.Expr]) -> bool:
-    """Whether some weights on the keys row i reads give `output` within `slack` per column."""
-    A, V = facts.matrices["A"], facts.matrices["V"]
+def reachable(facts: Facts, i: int, output: list[sp.Expr], slack: list[sp.Expr],
+              head: str = "") -> bool:
+    """Whether some weights on the keys row i reads give `output` within `slack` per column
+    (head: "heads[2]" for the weights and values of head 2 of a multi-head problem)."""
+    prefix = f"{head}." if head else ""
+    A, V = facts.matrices[prefix + "A"], facts.matrices[prefix + "V"]
     keys = [j for j in range(A.cols) if A[i, j] != 0]
     if not keys or len(output) != V.cols:
         return True

@@ -18,6 +18,7 @@ from ..parse.claims import Claim, Given
 from ..exact.shown import decimals_shown
 from ..limits import MAX_PROOF_TERMS
 from .impossible import impossible
+from .head_mistakes import HeadMistakes
 from .mistakes import MISTAKES, Mistakes
 from .results import EntryVerdict, Verdict, overall
 
@@ -30,21 +31,22 @@ DECIMAL_RANGE = MAX_DIGITS + MAX_DECIMAL_EXPONENT + 1
 
 
 def judge(claim: Claim, facts: Facts, grading: Grading = Grading(),
-          mistakes: Mistakes | None = None) -> Verdict:
+          mistakes: Mistakes | HeadMistakes | None = None) -> Verdict:
     """Judge every entry of a claim; a wrong one that fits a known mistake's result says which."""
     verdict = judge_claim(claim, facts, grading)
     return diagnose(verdict, claim, facts, grading, mistakes) if mistakes is not None else verdict
 
 
 def diagnose(verdict: Verdict, claim: Claim, facts: Facts, grading: Grading,
-             mistakes: Mistakes) -> Verdict:
+             mistakes: Mistakes | HeadMistakes) -> Verdict:
     """A wrong verdict with the first classic mistake whose result the claim matches, if any.
 
     Each mistake is computed when first needed, under its own CPU budget. No match leaves the
     verdict wrong with diagnosis "none", or "over_budget" when a mistake ran out of its budget.
     """
+    stage = claim.target.name.rpartition(".")[2]  # heads[2].A: head 2's A
     if verdict.status != "wrong" or facts.matrices is None \
-            or claim.target.kind in ("shape", "scalar") or claim.target.name not in ("A", "O"):
+            or claim.target.kind in ("shape", "scalar") or stage not in ("A", "O", "concat"):
         return verdict
     over_budget = False
     for name in MISTAKES:

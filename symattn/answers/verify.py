@@ -8,19 +8,22 @@ from ..exact.heads import attend_heads
 from ..model import Facts, Grading, MultiHeadProblem, Problem, ShapeProblem
 from ..parse.claims import Claim
 from .judge import judge
+from .head_mistakes import HeadMistakes
 from .mistakes import Mistakes
 from .results import Verification
 
 AnyProblem = Problem | ShapeProblem | MultiHeadProblem
 
 
-def facts_and_mistakes(problem: AnyProblem) -> tuple[Facts, Mistakes | None]:
-    """The exact facts claims are judged against, and the classic mistakes of a single-head
-    problem with values (computed only when a wrong answer asks for them)."""
+def facts_and_mistakes(problem: AnyProblem) -> tuple[Facts, Mistakes | HeadMistakes | None]:
+    """The exact facts claims are judged against, and the classic mistakes of a problem with
+    values (computed only when a wrong answer asks for them; a multi-head problem's are every
+    head's, recombined)."""
     if isinstance(problem, ShapeProblem):
         return problem.facts(), None
     if isinstance(problem, MultiHeadProblem):
-        return attend_heads(problem).facts(), None
+        trace = attend_heads(problem)
+        return trace.facts(), HeadMistakes(trace)
     trace = attend(problem)
     return trace.facts(), Mistakes(problem, trace)
 

@@ -24,7 +24,7 @@ from .printouts import split_structure
 from .tokens import fold
 
 SCALARS = ("n_q", "n_k", "d_k", "d_v", "tau", "s", "batch", "heads")
-_STAGE = r"(?P<stage>(?:heads\[[1-9]\d{0,2}\]\.)?[QKVRSMLAO]|concat)"  # heads[2].A: head 2's A
+_STAGE = r"(?P<stage>(?:heads?\[[1-9]\d{0,2}\]\.)?[QKVRSMLAO]|concat)"  # head[2].A: head 2's A
 _KEY = re.compile(rf"^{_STAGE}(?:\[(?P<row>\d+|:)(?:,(?P<column>\d+|:))?\])?$")
 _SHAPE_KEY = re.compile(rf"^shape\({_STAGE}\)$")
 _SHAPE_VALUE = re.compile(r"^\d{1,6}(?:[x*,]\d{1,6}){1,3}$")  # 4x3, 2x4x100, (2, 4, 100)
@@ -73,23 +73,28 @@ def parse_key(key: str) -> Target:
     if compact in SCALARS:
         return Target("scalar", compact)
     if (match := _SHAPE_KEY.match(compact)):
-        return Target("shape", match["stage"])
+        return Target("shape", _stage(match["stage"]))
     match = _KEY.match(compact)
     if not match:
         raise InputError(f"unknown claim key {key!r}; keys look like A, A[3], A[3,1], O[:,2], "
-                         f"shape(O), heads[1].A[2] or one of {', '.join(SCALARS)}")
-    row, column = match["row"], match["column"]
+                         f"shape(O), head[1].A[2] or one of {', '.join(SCALARS)}")
+    row, column, stage = match["row"], match["column"], _stage(match["stage"])
     index = {None: None, ":": None}
     r = index[row] if row in index else int(row) - 1
     c = index[column] if column in index else int(column) - 1
     if (r is not None and r < 0) or (c is not None and c < 0):
         raise InputError(f"claim key {key!r}: rows and columns count from 1")
     if row is None:
-        return Target("stage", match["stage"])
+        return Target("stage", stage)
     if column is None or column == ":":
-        return Target("row", match["stage"], row=r) if r is not None else Target("stage", match["stage"])
-    return Target("column", match["stage"], column=c) if r is None else \
-        Target("entry", match["stage"], row=r, column=c)
+        return Target("row", stage, row=r) if r is not None else Target("stage", stage)
+    return Target("column", stage, column=c) if r is None else \
+        Target("entry", stage, row=r, column=c)
+
+
+def _stage(written: str) -> str:
+    """A stage as facts name it: head[2].A and heads[2].A are both head 2's A."""
+    return "heads" + written[len("head"):] if written.startswith("head[") else written
 
 
 def parse_claim(key: str, raw: Any, symbols: Mapping[str, sp.Symbol] | None = None) -> Claim:

@@ -36,7 +36,9 @@ def rule_text(rule: tuple, lang: str, note: str = "") -> str:
 
 
 def _position(verdict: Verdict, entry: EntryVerdict) -> str:
-    stage = verdict.key.split("[")[0].strip()
+    stage = "".join(verdict.key.split())
+    if stage.endswith("]") and not stage.endswith("]."):  # A[2] -> A, head[2].O[3] -> head[2].O
+        stage = stage[:stage.rindex("[")]
     if entry.position is None or stage.startswith("shape") or len(verdict.entries) == 1:
         return verdict.key
     return f"{stage}[{entry.position[0] + 1},{entry.position[1] + 1}]"
