@@ -21,18 +21,14 @@ import sympy as sp
 
 from .exact.attention import attend
 from .exact.heads import attend_heads
-from .exact.shown import shown_stages
+from .jobs import settle
+from .jobs.writing import write_trace
 from .model import MultiHeadTrace, Problem, Trace
-from .numeric import decimal_grid
-from .parse.layout import check_label_prefix, parse_width
 from .parse.reader import Reader
 from .parse.spec import ProblemReader
-from .renderers import FORMATS, render_trace
-from .renderers.phrases import LANGUAGES
 
 if TYPE_CHECKING:  # the analyses and derivations load when used: solve and check start without
     from .analyses.results import Gradients, NonUniqueness, Sweep  # lazy: not at start
-    from .derivation import Options  # lazy: not at start
 
 
 def attention(Q: Any = None, K: Any = None, V: Any = None, *, X: Any = None, Y: Any = None,
@@ -98,74 +94,30 @@ def _rows(matrix: Any) -> list[list[Any]] | None:
     return [list(row) if isinstance(row, (list, tuple)) else row for row in matrix]
 
 
-PRESENTATION_DEFAULTS = {"lang": "en", "detail": "textbook", "row": None, "places": 4,
-                         "figure": False}
-
-
-def render(trace: Trace, to: str = "text", *, lang: str | None = None, detail: str | None = None,
-           row: int | None = None, places: int | None = None, figure: bool | None = None,
-           standalone: bool = False, digits: int = 50, width: str | float = "article",
-           heading: str = "section", numbered: bool = False, label: str | None = None,
-           preamble: bool = False) -> str:
-    """Render a trace: "text", "json", "latex" or "markdown" (derivations in "en" or "zh").
+def render(trace: Trace | MultiHeadTrace, to: str = "text", *, lang: str | None = None,
+           detail: str | None = None, row: int | None = None, places: int | None = None,
+           figure: bool | None = None, standalone: bool = False, digits: int = 50,
+           width: str | float = "article", heading: str = "section", numbered: bool = False,
+           label: str | None = None, preamble: bool = False) -> str:
+    """Render a trace (one head or several): "text", "json", "latex" or "markdown"
+    (derivations in "en" or "zh").
 
     For LaTeX and Markdown the checks run first (at `digits`) so the derivation can close with
     them; `detail` is "summary", "textbook" (every stage with its reason; `row` also writes that
     row out step by step) or "full" (every row step by step); `figure` adds a heatmap of A. An
-    option left as None takes the problem file's [derivation] value, else its default
-    (PRESENTATION_DEFAULTS). Layout: `width` (article, book, 12cm, 400pt, 70 characters or
-    points as a number), `heading` (the title's sectioning command), `numbered`, `label` (a
-    \\label prefix); `preamble` gives the \\usepackage lines the LaTeX fragment needs.
+    option left as None takes the problem file's [derivation] value, else its default. Layout:
+    `width` (article, book, 12cm, 400pt, 70 characters or points as a number), `heading` (the
+    title's sectioning command), `numbered`, `label` (a \\label prefix); `preamble` gives the
+    \\usepackage lines the LaTeX fragment needs.
+
+    Raises:
+        OptionError: an option outside its vocabulary or range (a ValueError).
     """
-    points = width if isinstance(width, (int, float)) else parse_width(width)
-    layout = {"width": float(points), "heading": heading, "numbered": numbered,
-              "label": check_label_prefix(label) if label is not None else None}
-    if isinstance(trace, MultiHeadTrace):
-        from .derivation import Options  # lazy: text and JSON start without the derivations
-        options = Options(lang=lang or "en", detail=detail or "textbook",
-                          places=4 if places is None else places, **layout)
-        return _render_heads(trace, to, options, standalone=standalone, preamble=preamble,
-                             digits=digits)
-    given = {"lang": lang, "detail": detail, "row": row, "places": places, "figure": figure}
-    chosen = {**PRESENTATION_DEFAULTS, **dict(trace.problem.presentation),
-              **{k: v for k, v in given.items() if v is not None}}
-    lang, detail, row, places, figure = (chosen[k] for k in PRESENTATION_DEFAULTS)
-    if to not in FORMATS:
-        raise ValueError(f"unknown format {to!r}; formats are {', '.join(FORMATS)}")
-    if lang not in LANGUAGES:
-        raise ValueError(f"unknown language {lang!r}; languages are {', '.join(LANGUAGES)}")
-    if to in ("text", "json"):
-        exact = not trace.problem.symbols
-        decimals = {n: decimal_grid(trace.stage(n), places) for n in ("A", "O")} \
-            if to == "text" and exact else None
-        return render_trace(trace.complete(), to, decimals, shown_stages(trace))
-    from .checks.invariants import check  # lazy: text and JSON start without the checks
-    from .derivation import Options, derive  # lazy: text and JSON start without them
-    from .renderers import render_derivation  # lazy: loads the document builders
-    options = Options(lang=lang, detail=detail, row=row, places=places, figure=figure, **layout)
-    derivation = derive(trace, check(trace, digits=digits), options)
-    return render_derivation(derivation, to, standalone=standalone, preamble=preamble)
-
-
-def _render_heads(trace: MultiHeadTrace, to: str, options: Options, *, standalone: bool,
-                  preamble: bool, digits: int) -> str:
-    """A multi-head trace: text, JSON, or the derivation of every head and the output."""
-    from .renderers.heads_doc import heads_json, heads_text  # lazy: multi-head only
-    if to == "json":
-        return heads_json(trace.complete())
-    if to == "text":
-        return heads_text(trace.complete(), [{n: decimal_grid(h.stage(n), options.places)
-                                              for n in ("A", "O")} for h in trace.heads])
-    from .checks.heads import check_heads  # lazy: derivations only
-    from .derivation import derive_heads  # lazy: derivations only
-    from .renderers import render_blocks  # lazy: loads the document builders
-    from .renderers.heads_doc import build_heads  # lazy: derivations only
-    from .renderers.printer import needs_cjk  # lazy: derivations only
-    blocks = build_heads(derive_heads(trace, check_heads(trace, digits), options))
-    labels = "".join(trace.heads[0].problem.row_labels + (trace.problem.title or "",))
-    return render_blocks(blocks, to, options.lang, needs_cjk(labels), heading=options.heading,
-                         numbered=options.numbered, label=options.label, standalone=standalone,
-                         preamble=preamble)
+    settings = settle(trace.problem, {
+        "to": to, "lang": lang, "detail": detail, "row": row, "places": places, "figure": figure,
+        "standalone": standalone, "digits": digits, "width": width, "heading": heading,
+        "numbered": numbered, "label": label, "preamble": preamble})
+    return write_trace(trace, settings)
 
 
 ANALYSIS_FORMATS = {"Sweep": ("text", "json", "latex", "markdown", "svg"),
@@ -222,10 +174,7 @@ def render_analysis(result: Sweep | Gradients | NonUniqueness, to: str = "markdo
     formats = ANALYSIS_FORMATS.get(type(result).__name__)
     if formats is None:
         raise TypeError(f"cannot render a {type(result).__name__}")
-    if to not in formats:
-        raise ValueError(f"unknown format {to!r}; formats are {', '.join(formats)}")
-    if lang not in ("en", "zh"):
-        raise ValueError(f"unknown language {lang!r}; languages are en, zh")
+    lang = settle(None, {"to": to, "lang": lang}, formats=formats).lang
     if isinstance(result, Sweep):
         return render_sweep(result, to, lang, standalone=standalone, image=image)
     if isinstance(result, Gradients):

@@ -16,8 +16,8 @@ from pathlib import Path
 MAX_LINES = 400
 
 LAYERS = (
-    ("base", ("errors", "limits")),
-    ("nouns", ("model", "reports")),
+    ("base", ("errors", "limits", "vocabulary")),
+    ("nouns", ("model", "reports", "kinds")),
     ("parse", ("parse", "parse.*")),
     ("numeric", ("numeric", "numeric_*")),
     ("exact", ("exact", "exact.*")),
@@ -26,6 +26,7 @@ LAYERS = (
     ("derivation", ("derivation", "derivation.*")),
     ("renderers, page, exercises", ("renderers", "renderers.*", "page", "page.*", "exercises",
                                     "exercises.*")),
+    ("jobs", ("jobs", "jobs.*")),
     ("cli, api", ("", "__main__", "api", "cli", "cli.*", "notebook", "sphinx", "sphinx.*")),
 )
 """Lowest first: a module imports only from its own layer or the layers below it."""

@@ -13,35 +13,29 @@ from ..analyses.parameters import parameter_report
 from ..analyses.sweep import sweep
 from ..errors import InputError
 from ..exact.attention import attend
-from ..limits import MAX_PLACES
-from ..model import Problem, ShapeProblem, Upstream
+from ..model import Problem, Upstream
 from ..renderers import latex, markdown
 from ..renderers.gradient_doc import render_gradient
 from ..renderers.limits_doc import limit_blocks, limits_text
 from ..renderers.nonunique_doc import render_nonunique
 from ..renderers.printer import needs_cjk
 from ..renderers.sweep_doc import render_sweep
-from .loading import load, single_head
+from ..jobs import refuse_kind, settle
+from .loading import load
 from .output import EXIT_FAILED, EXIT_OK, write
 
 
 def run(args: argparse.Namespace) -> int:
     """Load the problem, compute, render in the format asked for, write; the exit code."""
     problem = load(args)
+    refuse_kind(problem, args.command)
+    assert isinstance(problem, Problem)  # refuse_kind lets only single-head problems through
+    s = settle(problem, {"lang": args.lang, "places": getattr(args, "places", None),
+                         "row": getattr(args, "row", None)}, flags=True)
     if args.command == "limits":
-        return _limits(single_head(problem, args.command), args)
-    if not isinstance(problem, Problem):
-        raise InputError(f"'{args.command}' needs a single-head problem with values for Q, K "
-                         "and V", source=args.file)
-    presentation = dict(problem.presentation)
-    lang = args.lang or presentation.get("lang", "en")
-    places = presentation.get("places", 4) if args.places is None else args.places
-    if not 0 <= places <= MAX_PLACES:
-        raise InputError(f"--places must be from 0 to {MAX_PLACES}")
-    if args.row is not None and not 1 <= args.row <= problem.n_q:
-        raise InputError(f"--row must be from 1 to {problem.n_q}", source=args.file)
+        return _limits(problem, args, s.lang)
     compute = {"sweep": _sweep, "gradient": _gradient, "nonunique": _nonunique}[args.command]
-    text, code = compute(problem, args, lang, places)
+    text, code = compute(problem, args, s.lang, s.places)
     write(text, args)
     return code
 
@@ -73,20 +67,18 @@ def _nonunique(problem: Problem, args: argparse.Namespace, lang: str,
     return render_nonunique(result, args.format, lang, standalone=args.standalone), EXIT_OK
 
 
-def _limits(problem: Problem | ShapeProblem, args: argparse.Namespace) -> int:
+def _limits(problem: Problem, args: argparse.Namespace, lang: str) -> int:
     """Temperature limits and ∂A/∂x, as text or as a derivation."""
-    if isinstance(problem, ShapeProblem):
-        raise InputError("a problem that gives only shapes has no weights", source=problem.source)
     report = parameter_report(attend(problem), args.derivative)
     if args.format == "text":
         text = limits_text(report)
     else:
-        blocks = limit_blocks(report, args.lang)
+        blocks = limit_blocks(report, lang)
         if args.format == "markdown":
             text = markdown.document(blocks)
         elif args.standalone:
             labels = "".join((problem.title or "",) + problem.row_labels + problem.column_labels)
-            text = latex.document(blocks, args.lang, needs_cjk(labels))
+            text = latex.document(blocks, lang, needs_cjk(labels))
         else:
             text = latex.fragment(blocks)
     write(text, args)

@@ -16,16 +16,20 @@ from ..parse.claims import Target, parse_key
 from ..parse.submissions import Submissions, read_submissions
 from ..renderers.grades import render_grade_summary, render_grades_csv
 from ..renderers.verdicts import render_verification_json, render_verification_text
-from .loading import load, single_head
+from ..jobs import refuse_kind, settle
+from .loading import load
 from .output import EXIT_FAILED, EXIT_OK, progress_bar, write
 
 
 def run(args: argparse.Namespace) -> int:
     """verify or grade the problem of args.file."""
     problem = load(args)
+    refuse_kind(problem, args.command)
+    args.lang = settle(problem, {"lang": args.lang, "to": args.format
+                                 if args.command == "verify" else None}, flags=True).lang
     if args.command == "verify":
         return _verify(problem, args)
-    return _grade(single_head(problem, args.command), args)
+    return _grade(problem, args)
 
 
 def _symbols(problem: Problem | ShapeProblem | MultiHeadProblem) -> dict:
@@ -42,7 +46,7 @@ def _verify(problem: Problem | ShapeProblem | MultiHeadProblem, args: argparse.N
     return EXIT_OK if report.passed else EXIT_FAILED
 
 
-def _grade(problem: Problem | ShapeProblem, args: argparse.Namespace) -> int:
+def _grade(problem: Problem | ShapeProblem | MultiHeadProblem, args: argparse.Namespace) -> int:
     """Grade every student's answers; write the report; print the per-claim summary."""
     if not 0.1 <= args.time_limit <= 600 or not 1 <= args.workers <= 64:
         raise InputError("--time-limit must be from 0.1 to 600 seconds and --workers from 1 to 64")

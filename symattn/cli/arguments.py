@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..parse.layout import HEADINGS
+from ..vocabulary import DETAIL_CHOICES, FORMATS, HEADINGS, LANGUAGES
 from .output import UsageError
 
-DOCUMENT_FORMATS = ("text", "json", "latex", "markdown")
+DOCUMENT_FORMATS = FORMATS
 
 
 class Parser(argparse.ArgumentParser):
@@ -25,10 +25,10 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
     solve = commands.add_parser("solve", help="compute every stage of a problem file")
     solve.add_argument("file", help="problem file (TOML)")
-    solve.add_argument("--format", choices=("text", "json", "latex", "markdown"), default="text")
-    solve.add_argument("--lang", choices=("en", "zh"),
+    solve.add_argument("--format", choices=FORMATS, default="text")
+    solve.add_argument("--lang", choices=LANGUAGES,
                        help="language of a derivation (latex, markdown)")
-    solve.add_argument("--detail", choices=("summary", "textbook", "full", "standard"),
+    solve.add_argument("--detail", choices=DETAIL_CHOICES,
                        help="summary: the stages' results; textbook (default): every stage "
                             "with its reason, as a course's worked example; full: textbook and "
                             "every row step by step; standard: the old name of textbook")
@@ -47,24 +47,24 @@ def build_parser() -> argparse.ArgumentParser:
                        help="add a heatmap of the weights A")
     solve.add_argument("--standalone", action="store_true",
                        help="a complete LaTeX document instead of a fragment for \\input")
-    solve.add_argument("--digits", type=int, default=50,
+    solve.add_argument("--digits", type=int,
                        help="mpmath digits of the cross-check closing a derivation")
     solve.add_argument("-o", "--output", help="write here instead of standard output")
     check = commands.add_parser("check", help="prove the invariants and cross-check with mpmath")
     check.add_argument("file", help="problem file (TOML)")
-    check.add_argument("--digits", type=int, default=50, help="mpmath digits (default 50)")
-    check.add_argument("--lang", choices=("en", "zh"), default="en", help="language of the report")
+    check.add_argument("--digits", type=int, help="mpmath digits (default 50)")
+    check.add_argument("--lang", choices=LANGUAGES, help="language of the report")
     verify = commands.add_parser("verify", help="judge claimed answers against the exact result")
     verify.add_argument("file", help="problem file (TOML), its [answers] table is judged")
     verify.add_argument("--answers", help="a TOML file with an [answers] table to judge instead")
     verify.add_argument("--format", choices=("text", "json"), default="text")
-    verify.add_argument("--lang", choices=("en", "zh"), default="en")
+    verify.add_argument("--lang", choices=LANGUAGES)
     grade = commands.add_parser("grade", help="grade a CSV of untrusted student answers")
     grade.add_argument("file", help="problem file (TOML)")
     grade.add_argument("--submissions", required=True,
                        help="CSV: a header id,<claim key>,... then one row per student")
     grade.add_argument("-o", "--output", help="write the per-student report (CSV) here")
-    grade.add_argument("--lang", choices=("en", "zh"), default="en")
+    grade.add_argument("--lang", choices=LANGUAGES)
     grade.add_argument("--time-limit", type=float, default=2.0,
                        help="seconds one answer may take before it is marked invalid (default 2)")
     grade.add_argument("--workers", type=int, default=2, help="worker processes (default 2)")
@@ -73,7 +73,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_exercises(commands)
     page = commands.add_parser("page", help="write an interactive, offline HTML course page")
     page.add_argument("file", help="problem file (TOML)")
-    page.add_argument("--lang", choices=("en", "zh"), help="language of the page (default en)")
+    page.add_argument("--lang", choices=LANGUAGES, help="language of the page (default en)")
     page.add_argument("--temperatures", default="1/2,17/20,1,3/2,2",
                       help="the temperatures offered, exact, comma-separated (default "
                            "1/2,17/20,1,3/2,2; the problem's own is added)")
@@ -83,7 +83,7 @@ def build_parser() -> argparse.ArgumentParser:
     limits.add_argument("--derivative", default="tau", metavar="NAME",
                         help="differentiate A by tau (default) or a declared symbol")
     limits.add_argument("--format", choices=("text", "latex", "markdown"), default="text")
-    limits.add_argument("--lang", choices=("en", "zh"), default="en")
+    limits.add_argument("--lang", choices=LANGUAGES)
     limits.add_argument("--standalone", action="store_true")
     limits.add_argument("-o", "--output", help="write here instead of standard output")
     for command in (solve, check, verify, limits, *analyses):
@@ -116,7 +116,7 @@ def _add_analyses(commands: Any) -> tuple[argparse.ArgumentParser, ...]:
 def _common(parser: argparse.ArgumentParser, formats: tuple[str, ...]) -> None:
     parser.add_argument("file", help="problem file (TOML)")
     parser.add_argument("--format", choices=formats, default="text")
-    parser.add_argument("--lang", choices=("en", "zh"), help="language of latex and markdown")
+    parser.add_argument("--lang", choices=LANGUAGES, help="language of latex and markdown")
     parser.add_argument("--row", type=int, help="one query row (1-based)")
     parser.add_argument("--places", type=int, help="decimal places shown (default 4)")
     parser.add_argument("--standalone", action="store_true",
@@ -146,7 +146,7 @@ def _add_exercises(commands: Any) -> None:
     problemset = commands.add_parser("problemset", help="a problem set from a directory of "
                                      "problems: questions, solutions, an answer key")
     problemset.add_argument("directory", help="a directory of problem files (e.g. from generate)")
-    problemset.add_argument("--lang", choices=("en", "zh"), default="en")
+    problemset.add_argument("--lang", choices=LANGUAGES)
     problemset.add_argument("--format", choices=("latex", "markdown"),
                             help="default: from the output name (.md: markdown), else latex")
     problemset.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
@@ -155,7 +155,7 @@ def _add_exercises(commands: Any) -> None:
     mistakes = commands.add_parser("mistakes", help="the result each classic mistake gives")
     mistakes.add_argument("file", help="problem file (TOML)")
     mistakes.add_argument("--format", choices=("text", "json"), default="text")
-    mistakes.add_argument("--lang", choices=("en", "zh"), default="en")
+    mistakes.add_argument("--lang", choices=LANGUAGES)
 
 
 def _quiet(command: argparse.ArgumentParser) -> None:

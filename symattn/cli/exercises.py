@@ -15,7 +15,8 @@ from ..exercises.generator import (
     write_problems,
 )
 from ..exercises.problemset import exercises, problem_files
-from ..model import MultiHeadProblem, Problem
+from ..jobs import refuse_kind, settle
+from ..model import MultiHeadProblem
 from ..parse.spec import load_problem
 from ..renderers.mistakes_doc import mistakes_json, mistakes_text
 from ..renderers.problemset_doc import render_problemset
@@ -46,6 +47,7 @@ def _problemset(args: argparse.Namespace) -> int:
     if not 1 <= args.jobs <= 64:
         raise InputError("--jobs must be from 1 to 64")
     files = problem_files(Path(args.directory))
+    args.lang = settle(None, {"lang": args.lang}, flags=True).lang
     to = args.format or ("markdown" if (args.output or "").endswith(".md") else "latex")
     bar = progress_bar("problems", "deriving", args.quiet)
     parts = exercises(files, args.lang, args.jobs, bar.update if bar else None)
@@ -58,10 +60,9 @@ def _problemset(args: argparse.Namespace) -> int:
 def _mistakes(args: argparse.Namespace) -> int:
     """Each classic mistake's result; for [[heads]], each head's, head by head."""
     problem = load_problem(Path(args.file))
+    refuse_kind(problem, "mistakes")
+    args.lang = settle(problem, {"lang": args.lang, "to": args.format}, flags=True).lang
     heads = problem.heads if isinstance(problem, MultiHeadProblem) else (problem,)
-    if not all(isinstance(head, Problem) for head in heads):
-        raise InputError("'mistakes' needs a problem with values for Q, K and V",
-                         source=args.file)
     found = [mistakes(head) for head in heads]
     if args.format == "json":
         text = mistakes_json(found[0], args.lang) if len(found) == 1 else \

@@ -1,0 +1,69 @@
+"""A trace written under settled options: text and JSON directly; LaTeX and Markdown from one
+derivation, its checks run once however many formats are written from it."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..exact.shown import shown_stages
+from ..model import MultiHeadTrace, Trace
+from ..numeric import decimal_grid
+from ..renderers import render_trace
+from .options import Settings
+
+if TYPE_CHECKING:  # the derivations load when used: text and JSON start without them
+    from ..derivation import Derivation, HeadsDerivation  # lazy: not at start
+
+
+def write_trace(trace: Trace | MultiHeadTrace, s: Settings) -> str:
+    """The trace in the settled format: text, JSON, or its derivation."""
+    if s.to in ("text", "json"):
+        return _plain(trace, s)
+    return write_derivation(derivation(trace, s), s.to, s)
+
+
+def _plain(trace: Trace | MultiHeadTrace, s: Settings) -> str:
+    """Text (exact values with decimals where there are no symbols) or JSON."""
+    exact = not trace.problem.symbols  # no decimals of expressions in symbols
+    if isinstance(trace, MultiHeadTrace):
+        from ..renderers.heads_doc import heads_json, heads_text  # lazy: multi-head only
+        if s.to == "json":
+            return heads_json(trace.complete())
+        return heads_text(trace.complete(), [{n: decimal_grid(h.stage(n), s.places)
+                                              for n in ("A", "O")} if exact else {}
+                                             for h in trace.heads])
+    decimals = {n: decimal_grid(trace.stage(n), s.places) for n in ("A", "O")} \
+        if s.to == "text" and exact else None
+    return render_trace(trace.complete(), s.to, decimals, shown_stages(trace))
+
+
+def derivation(trace: Trace | MultiHeadTrace, s: Settings) -> Derivation | HeadsDerivation:
+    """The derivation of a trace under the settings, its checks run once (at s.digits)."""
+    from ..derivation import Options  # lazy: text and JSON start without the derivations
+    options = Options(lang=s.lang, detail=s.detail, row=s.row, places=s.places, figure=s.figure,
+                      **s.layout())
+    if isinstance(trace, MultiHeadTrace):
+        from ..checks.heads import check_heads  # lazy: derivations only
+        from ..derivation import derive_heads  # lazy: derivations only
+        return derive_heads(trace, check_heads(trace, s.digits), options)
+    from ..checks.invariants import check  # lazy: text and JSON start without the checks
+    from ..derivation import derive  # lazy: text and JSON start without them
+    return derive(trace, check(trace, digits=s.digits), options)
+
+
+def write_derivation(d: Derivation | HeadsDerivation, to: str, s: Settings, *,
+                     preamble: bool | None = None) -> str:
+    """A derivation as LaTeX (a fragment, a document, or the preamble lines it needs) or
+    Markdown; `preamble` overrides the settings' (the Sphinx directive asks for both)."""
+    from ..derivation import HeadsDerivation  # lazy: derivations only
+    from ..renderers import render_blocks, render_derivation  # lazy: the document builders
+    wanted = s.preamble if preamble is None else preamble
+    if not isinstance(d, HeadsDerivation):
+        return render_derivation(d, to, standalone=s.standalone, preamble=wanted)
+    from ..renderers.heads_doc import build_heads  # lazy: multi-head only
+    from ..renderers.printer import needs_cjk  # lazy: derivations only
+    t = d.trace
+    labels = "".join(t.heads[0].problem.row_labels + (t.problem.title or "",))
+    return render_blocks(build_heads(d), to, s.lang, needs_cjk(labels), heading=s.heading,
+                         numbered=s.numbered, label=s.label, standalone=s.standalone,
+                         preamble=wanted)
