@@ -6,14 +6,17 @@ import multiprocessing
 from pathlib import Path
 from typing import Callable
 
+from ..checks.heads import check_heads
 from ..checks.invariants import check
-from ..derivation import Options, derive
+from ..derivation import Options, derive, derive_heads
 from ..errors import InputError
 from ..exact.attention import attend
+from ..exact.heads import attend_heads
+from ..kinds import refuse_kind
 from ..limits import MAX_PROBLEMS
-from ..model import Problem
+from ..model import MultiHeadProblem, Problem
 from ..parse.spec import load_problem
-from ..renderers.problemset_doc import Exercise, exercise
+from ..renderers.problemset_doc import Exercise, exercise, heads_exercise
 
 
 def problem_files(directory: Path) -> list[Path]:
@@ -32,10 +35,14 @@ def exercise_of(job: tuple[str, str]) -> Exercise:
     """Load, solve, check and derive one problem (run in a worker)."""
     path, lang = job
     problem = load_problem(Path(path))
-    if not isinstance(problem, Problem):
-        raise InputError("a problem set takes single-head problems with values", source=path)
+    refuse_kind(problem, "problemset")
+    options = Options(lang=lang, detail="textbook")
+    if isinstance(problem, MultiHeadProblem):
+        heads = attend_heads(problem)
+        return heads_exercise(derive_heads(heads, check_heads(heads, digits=30), options))
+    assert isinstance(problem, Problem)  # refuse_kind lets no shapes-only problem through
     trace = attend(problem)
-    return exercise(derive(trace, check(trace, digits=30), Options(lang=lang, detail="textbook")))
+    return exercise(derive(trace, check(trace, digits=30), options))
 
 
 def exercises(files: list[Path], lang: str, jobs: int = 1,

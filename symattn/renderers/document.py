@@ -29,13 +29,20 @@ def build(d: Derivation) -> list[Block]:
     blocks += summary(d, fit) if d.options.detail == "summary" else textbook(d, fit)
     for steps in d.rows:
         blocks += row_blocks(d, steps, fit)
-    if d.heat is not None:
-        cells_ = tuple(tuple(a.digits if a.exponent == 0 else a.text for a in row)
-                       for row in d.decimals["A"])
-        blocks.append(Heatmap(p.row_labels, p.column_labels, d.heat, cells_,
-                              segments("heatmap", lang)))
+    blocks += heatmap(d)
     blocks += check_blocks(d)
     return blocks
+
+
+def heatmap(d: Derivation) -> list[Block]:
+    """The heatmap of A with its values, when the options ask for one and A has decimals."""
+    if d.heat is None:
+        return []
+    p = laid_out(d.trace).problem
+    cells_ = tuple(tuple(a.digits if a.exponent == 0 else a.text for a in row)
+                   for row in d.decimals["A"])
+    return [Heatmap(p.row_labels, p.column_labels, d.heat, cells_,
+                    segments("heatmap", d.options.lang))]
 
 
 def title(d: Derivation) -> tuple:
@@ -78,4 +85,4 @@ def _over_sums(d: Derivation, stage: str, wide: set[int], decimals: list[list[st
         over_sums(d, "E" if stage == "A" else "N"))
 
 
-__all__ = ["Block", "Label", "build", "check_blocks", "row_blocks", "setup", "title"]
+__all__ = ["Block", "Label", "build", "check_blocks", "heatmap", "row_blocks", "setup", "summary", "title"]

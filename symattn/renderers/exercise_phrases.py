@@ -59,6 +59,8 @@ SET_PHRASES = {
     "set_question": {"en": "Question {k}", "zh": "第 {k} 题"},
     "set_task": {"en": "Compute the weights $A$ and the output $O$, exactly.",
                  "zh": "精确计算权重 $A$ 与输出 $O$。"},
+    "set_task_heads": {"en": "Compute the output $\\operatorname{{MHA}}(X)$ of the heads, exactly.",
+                       "zh": "精确计算这些头的输出 $\\operatorname{{MHA}}(X)$。"},
     "set_solutions": {"en": "Solutions", "zh": "解答"},
     "set_solution": {"en": "Solution {k}", "zh": "第 {k} 题解答"},
     "set_key": {"en": "Answer key", "zh": "答案速查"},

@@ -9,6 +9,7 @@ from ..model import MultiHeadTrace
 from .blocks import Block, Display, Heading, Paragraph, segments, step, title_segments
 from .checks_doc import check_blocks, scientific
 from .setup_doc import projections, setup
+from .document import heatmap, summary
 from .textbook import textbook
 from .walk import row_blocks
 from .fit import Fit
@@ -36,9 +37,11 @@ def build_heads(d: HeadsDerivation) -> list[Block]:
     blocks += setup(d.heads[0], fit, projections_too=False)
     for k, head in enumerate(d.heads, start=1):
         blocks.append(Heading(2, segments("head", lang, k=k)))
-        inner = projections(head, fit) + textbook(head, fit)
+        inner = projections(head, fit) + (summary(head, fit) if head.options.detail == "summary"
+                                          else textbook(head, fit))
         for steps in head.rows:
             inner += row_blocks(head, steps, fit)
+        inner += heatmap(head)
         inner += check_blocks(head)
         blocks += [Heading(b.level + 1, b.segments) if isinstance(b, Heading) else b
                    for b in inner]
@@ -46,6 +49,9 @@ def build_heads(d: HeadsDerivation) -> list[Block]:
     blocks += [Heading(2, segments("concat", lang)),
                Display(tuple(matrix_lines("C", [("=", rf"\operatorname{{Concat}}({names})")],
                                           cells(t.concat), None, fit, "C"))),
+               step(segments("heads_output_weights", lang) + segments("tb_colon", lang),
+                    Display(tuple(matrix_lines("W_O", [], cells(t.problem.W_O), None, fit,
+                                               "W_O")))),
                Display(tuple(matrix_lines(r"\operatorname{MHA}(X)", [
                    ("=", r"C\,W_O"), ("=", matrix_of(t.concat) + matrix_of(t.problem.W_O))],
                    cells(t.output), approx_cells(d.decimals), fit, "O"))),

@@ -137,6 +137,7 @@ PHRASES: dict[str, dict[str, str]] = {
                          "$\\text{{head}}_k$。$h = {n}$ 个头的输出沿特征轴拼接后乘以 $W_O$："},
     "head": {"en": "Head {k}", "zh": "第 {k} 个头"},
     "concat": {"en": "Concatenation and output projection", "zh": "拼接与输出投影"},
+    "heads_output_weights": {"en": "The output projection is", "zh": "输出投影矩阵为"},
     "heads_checked": {"en": "Each head passes its own checks; the output agrees with an independent "
                             "{digits}-digit mpmath computation (largest difference ${difference}$).",
                       "zh": "每个头都通过各自的核对；输出与独立的 {digits} 位 mpmath 数值计算一致"

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..derivation import Derivation
+from ..derivation import Derivation, HeadsDerivation
 from . import latex, markdown
 from .blocks import Block, Display, Heading, Paragraph, segments
 from .document import build, setup
 from .fit import Fit
+from .heads_doc import build_heads
 from .printer import matrix_of, needs_cjk
 
 SOLUTION_DEPTH = 2  # a derivation's headings go this many levels down
@@ -35,6 +36,23 @@ def exercise(d: Derivation) -> Exercise:
     user_text = "".join((p.title or "",) + p.row_labels + p.column_labels)
     return Exercise(question, solution, rf"A = {matrix_of(t.A)},\quad O = {matrix_of(t.O)}",
                     needs_cjk(user_text))
+
+
+def heads_exercise(d: HeadsDerivation) -> Exercise:
+    """The blocks of one multi-head problem: X, every head's projections and W_O as the question;
+    the derivation of every head and the output as the solution; MHA(X) in the key."""
+    lang, t = d.heads[0].options.lang, d.trace
+    fit = Fit(d.heads[0].options.width)
+    given = [rf"W_{{{w}}}^{{({k})}} = " + matrix_of(getattr(h.problem.projections, "W_" + w))
+             for k, h in enumerate(t.heads, start=1) for w in ("Q", "K", "V")]
+    question = (*setup(d.heads[0], fit, projections_too=False),
+                Display(tuple(given) + (rf"W_O = {matrix_of(t.problem.W_O)}",)),
+                Paragraph(segments("set_task_heads", lang)))
+    solution = tuple(Heading(b.level + SOLUTION_DEPTH, b.segments) if isinstance(b, Heading) else b
+                     for b in build_heads(d)[1:])
+    labels = "".join((t.problem.title or "",) + t.heads[0].problem.row_labels)
+    return Exercise(question, solution, rf"\operatorname{{MHA}}(X) = {matrix_of(t.output)}",
+                    needs_cjk(labels))
 
 
 def problemset_blocks(exercises: list[Exercise], lang: str) -> list[Block]:
