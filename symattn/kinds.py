@@ -26,7 +26,7 @@ TAKES: dict[str, tuple[str, ...]] = {
     "page": ("single-head", "multi-head", "shapes"),
     "problemset": ("single-head", "scores", "multi-head"),
     "sweep": ("single-head", "scores"),
-    "gradient": ("single-head", "scores"),
+    "gradient": ("single-head",),
     "nonunique": ("single-head", "scores"),
     "limits": ("single-head", "scores"),
 }
@@ -42,6 +42,8 @@ WHY_NOT: dict[tuple[str, str], str] = {
        for verb in ("sweep", "gradient", "nonunique", "limits")},
     ("sweep", "multi-head"): "a sweep follows one head's weights; give that head as a "
                              "single-head problem",
+    ("gradient", "scores"): "gradients follow Q, K and V back, and this problem gives its "
+                            "scores",
     ("gradient", "multi-head"): "gradients are taken through one head; give that head as a "
                                 "single-head problem",
     ("nonunique", "multi-head"): "the weights with the same output are one head's; give that "

@@ -1,0 +1,183 @@
+"""The conformance matrix: every kind of problem through every command, every format and both
+languages, run through the command line's entry point. No cell may exit 3 or print a
+traceback; a kind a command takes gives 0 or 1, a kind it does not take is refused with exit 2
+and one line saying why; and an option changes the output where it should.
+
+Four kinds come from published exercises nobody here wrote (tests/corpus 22-25).
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from symattn.cli.main import main
+from symattn.kinds import TAKES, kind_of
+from symattn.parse.spec import load_problem
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES, CORPUS = ROOT / "worked_examples", ROOT / "tests" / "corpus"
+
+SYMBOLIC_HEADS = """title = "Two heads, one symbol"
+[symbols]
+theta = "positive"
+[input]
+X = [["theta", 0], [0, 1], [1, 1]]
+W_O = [[1, 0], [0, 1], [1, 1]]
+[attention]
+mask = "causal"
+[[heads]]
+W_Q = [[1], [0]]
+W_K = [["ln(2)"], [0]]
+W_V = [[1], [0]]
+[[heads]]
+W_Q = [[0], [1]]
+W_K = [[0], ["ln(3)"]]
+W_V = [[0, 1], [1, 0]]
+attention = {mask = "none", scale = "none"}
+[derivation]
+lang = "zh"
+"""
+
+KINDS = {
+    "single-head": EXAMPLES / "02_causal_three_positions/problem.toml",
+    "cross-attention, padding": EXAMPLES / "06_cross_attention_padding/problem.toml",
+    "shapes only": EXAMPLES / "07_cross_attention_shapes/problem.toml",
+    "symbols, sweep": EXAMPLES / "09_parameter_sweep/problem.toml",
+    "projections": EXAMPLES / "11_policy_raises_wages_jobs/problem.toml",
+    "multi-head": EXAMPLES / "12_two_heads/problem.toml",
+    "symbolic temperature": EXAMPLES / "14_symbolic_temperature/problem.toml",
+    "symbolic multi-head": None,  # SYMBOLIC_HEADS, written to a temporary folder
+    "published multi-head": CORPUS / "22_blazewild_two_heads_split/problem.toml",
+    "published projections": CORPUS / "23_tausif_random_weights/problem.toml",
+    "published padding scores": CORPUS / "24_mystic_padding_mask_scores/problem.toml",
+    "published scores": CORPUS / "25_learnnlp_scores_seed42/problem.toml",
+}
+
+CELLS = [("solve", ["--format", to, "--lang", lang])
+         for to in ("text", "json", "latex", "markdown") for lang in ("en", "zh")]
+CELLS += [("check", ["--lang", lang]) for lang in ("en", "zh")]
+CELLS += [("verify", ["--answers", "{wrong}", "--format", to, "--lang", lang])
+          for to in ("text", "json") for lang in ("en", "zh")]
+CELLS += [("grade", ["--submissions", "{csv}", "--lang", "zh", "-q"]),
+          ("mistakes", ["--format", "json"]), ("mistakes", ["--lang", "zh"]),
+          ("limits", []), ("limits", ["--format", "latex", "--lang", "zh"]),
+          ("sweep", ["--format", "markdown"]), ("gradient", ["--loss", "sum"]), ("nonunique", ["--lang", "zh"]),
+          ("page", ["--lang", "zh"]), ("problemset", ["--format", "markdown"])]
+
+NEEDS = {"sweep": "[sweep]"}
+"""A table the file must have for the command; without it, exit 2 and one line is right."""
+SYMBOLS_REFUSED = {("limits", "symbols, sweep"): "substitute the symbols with --subs",
+                   ("nonunique", "symbols, sweep"): "give them values first",
+                   ("nonunique", "symbolic temperature"): "give them values first"}
+"""Cells whose answer depends on the symbols' values: refused in a sentence that says what to do."""
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory) -> dict[str, Path]:
+    """Each kind's problem file, with a wrong claim and a class's CSV beside it."""
+    out = {}
+    base = tmp_path_factory.mktemp("conformance")
+    for kind, path in KINDS.items():
+        folder = base / kind.replace(" ", "_").replace(",", "")
+        folder.mkdir()
+        target = folder / "problem.toml"
+        if path is None:
+            target.write_text(SYMBOLIC_HEADS, encoding="utf-8")
+        else:
+            shutil.copy(path, target)
+        out[kind] = target
+    return out
+
+
+def _claims(problem) -> tuple[str, str]:
+    """A wrong claim on O (on shape(O) for a shapes-only problem) and the same as a CSV row."""
+    if kind_of(problem) == "shapes":
+        return 'shape(O)', "1x1"
+    rows = problem.heads[0].n_q if hasattr(problem, "heads") else problem.n_q
+    cols = problem.W_O.cols if hasattr(problem, "heads") else problem.d_v
+    return "O", "[" + ", ".join("[" + ", ".join(["7"] * cols) + "]" for _ in range(rows)) + "]"
+
+
+def _argv(command: str, options: list[str], path: Path) -> list[str]:
+    problem = load_problem(path)
+    key, value = _claims(problem)
+    aside = path.parent.with_name(path.parent.name + "_claims")  # not in a problem set's folder
+    aside.mkdir(exist_ok=True)
+    wrong, csv = aside / "wrong.toml", aside / "class.csv"
+    wrong.write_text(f'[answers]\n"{key}" = "{value}"\n', encoding="utf-8")
+    csv.write_text(f'id,{key}\ns1,"{value}"\ns2,"__import__(\'os\')"\n', encoding="utf-8")
+    target = str(path.parent) if command == "problemset" else str(path)
+    return [command, target] + [o.format(wrong=wrong, csv=csv) for o in options]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("command, options", CELLS,
+                         ids=[" ".join([c, *o]).replace("{", "").replace("}", "") for c, o in CELLS])
+def test_every_cell_of_the_matrix(kind, command, options, files, capsys, tmp_path):
+    path = files[kind]
+    argv = _argv(command, options, path)
+    if command in ("grade", "page", "problemset"):
+        argv += ["-o", str(tmp_path / "out")]
+    code = main(argv)
+    out, err = capsys.readouterr()
+    assert code != 3, err
+    assert "Traceback" not in err + out
+    problem = load_problem(path)
+    taken = kind_of(problem) in TAKES[command]
+    missing = NEEDS.get(command) and NEEDS[command].strip("[]") not in \
+        path.read_text(encoding="utf-8")
+    if (command, kind) in SYMBOLS_REFUSED:
+        assert code == 2 and SYMBOLS_REFUSED[command, kind] in err and err.count("\n") == 1, err
+    elif taken and not missing:
+        assert code in (0, 1), err
+        assert out or (tmp_path / "out").exists()
+    else:
+        assert code == 2 and err.startswith("error: ") and err.count("\n") == 1, err
+    if command == "verify" and code != 2:
+        assert code == 1  # the claim is wrong on purpose
+
+
+OPTION_CHANGES = [
+    (["--lang", "zh"], ["--lang", "en"]),
+    (["--detail", "summary"], ["--detail", "textbook"]),
+    (["--detail", "full"], ["--detail", "textbook"]),
+    (["--row", "1"], ["--row", "2"]),
+    (["--places", "2"], ["--places", "6"]),
+    (["--numbered"], []),
+    (["--width", "250pt"], ["--width", "500pt"]),
+]
+
+
+@pytest.mark.parametrize("kind", ["single-head", "multi-head", "projections",
+                                  "published multi-head"])
+@pytest.mark.parametrize("one, other", OPTION_CHANGES, ids=[" ".join(a) for a, _ in OPTION_CHANGES])
+def test_an_option_changes_the_derivation(kind, one, other, files, capsys):
+    """Every layout and detail option reaches the derivation, multi-head as single-head."""
+    texts = []
+    for options in (one, other):
+        assert main(["solve", str(files[kind]), "--format", "latex", *options]) == 0
+        texts.append(capsys.readouterr().out)
+    assert texts[0] != texts[1]
+
+
+def test_the_files_language_is_every_commands_default(files, capsys):
+    """[derivation] lang = "zh" reaches check and verify, not only solve."""
+    path = files["symbolic multi-head"]
+    main(["check", str(path)])
+    assert "头" in capsys.readouterr().out
+    argv = _argv("verify", ["--answers", "{wrong}"], path)
+    assert main(argv) == 1
+    report = capsys.readouterr().out
+    assert "答案核对" in report and "Verification" not in report, report
+
+
+def test_no_problem_file_of_the_project_exits_3(capsys):
+    """check and verify on every worked example and published exercise: never exit 3."""
+    for path in sorted([*EXAMPLES.glob("*/problem.toml"), *CORPUS.glob("*/problem.toml")]):
+        for command in ("check", "verify"):
+            code = main([command, str(path)])
+            err = capsys.readouterr().err
+            assert code in (0, 1, 2) and "Traceback" not in err, (command, path, err)
