@@ -54,16 +54,19 @@ def derivation(trace: Trace | MultiHeadTrace, s: Settings) -> Derivation | Heads
 def write_derivation(d: Derivation | HeadsDerivation, to: str, s: Settings, *,
                      preamble: bool | None = None) -> str:
     """A derivation as LaTeX (a fragment, a document, or the preamble lines it needs) or
-    Markdown; `preamble` overrides the settings' (the Sphinx directive asks for both)."""
+    Markdown, headed as the settings say; `preamble` overrides the settings' (the Sphinx
+    directive writes the preamble, the fragment and the Markdown of one derivation)."""
     from ..derivation import HeadsDerivation  # lazy: derivations only
-    from ..renderers import render_blocks, render_derivation  # lazy: the document builders
-    wanted = s.preamble if preamble is None else preamble
-    if not isinstance(d, HeadsDerivation):
-        return render_derivation(d, to, standalone=s.standalone, preamble=wanted)
-    from ..renderers.heads_doc import build_heads  # lazy: multi-head only
+    from ..renderers import render_blocks  # lazy: the LaTeX and Markdown emitters
     from ..renderers.printer import needs_cjk  # lazy: derivations only
-    t = d.trace
-    labels = "".join(t.heads[0].problem.row_labels + (t.problem.title or "",))
-    return render_blocks(build_heads(d), to, s.lang, needs_cjk(labels), heading=s.heading,
+    if isinstance(d, HeadsDerivation):
+        from ..renderers.heads_doc import build_heads  # lazy: multi-head only
+        p = d.trace.problem
+        blocks, labels = build_heads(d), (p.title or "",) + d.trace.heads[0].problem.row_labels
+    else:
+        from ..renderers.document import build  # lazy: the document builders
+        q = d.trace.problem
+        blocks, labels = build(d), (q.title or "",) + q.row_labels + q.column_labels
+    return render_blocks(blocks, to, s.lang, needs_cjk("".join(labels)), heading=s.heading,
                          numbered=s.numbered, label=s.label, standalone=s.standalone,
-                         preamble=wanted)
+                         preamble=s.preamble if preamble is None else preamble)

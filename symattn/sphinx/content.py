@@ -8,10 +8,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..answers.verify import verify
-from ..api import render
 from ..exact.attention import attend
 from ..exact.heads import attend_heads
 from ..exercises.problemset import exercises, problem_files
+from ..jobs import settle
+from ..jobs.writing import derivation, write_derivation
 from ..model import MultiHeadProblem, ShapeProblem
 from ..page.build import build_page
 from ..parse.spec import load_problem
@@ -19,9 +20,10 @@ from ..renderers import latex, markdown
 from ..renderers.problemset_doc import problemset_blocks
 from ..renderers.shapes_doc import render_shapes
 from ..renderers.verdicts import render_verification_text
+from ..vocabulary import DETAIL_CHOICES
 
 FORMATS = ("derivation", "answers", "problemset", "page")
-DETAILS = ("summary", "textbook", "full")
+DETAILS = DETAIL_CHOICES
 USEPACKAGE = re.compile(r"\\usepackage(?:\[([^]]*)\])?\{([^}]*)\}")
 
 
@@ -38,15 +40,16 @@ class Shown:
     files: tuple[Path, ...] = ()
 
 
-def shown(path: Path, form: str, lang: str, detail: str | None, heading: str) -> Shown:
+def shown(path: Path, form: str, lang: str | None, detail: str | None, heading: str) -> Shown:
     """The directive's output for `path` (a problem file; a directory for a problem set).
 
     Raises:
         InputError: the file or directory cannot be read, computed or derived; names where.
     """
     if form == "problemset":
-        return _problemset(path, lang, heading)
+        return _problemset(path, settle(None, {"lang": lang}).lang, heading)
     problem = load_problem(path)
+    lang = settle(problem, {"lang": lang}).lang  # the file's [derivation] lang, else English
     if form == "answers":
         return Shown(literal=render_verification_text(verify(problem), lang), files=(path,))
     page = build_page(problem, lang=lang) if form == "page" else ""
@@ -58,10 +61,12 @@ def _derivation(problem, lang: str, detail: str | None, heading: str) -> Shown:
     if isinstance(problem, ShapeProblem):
         return Shown(render_shapes(problem, "markdown", lang), render_shapes(problem, "latex", lang))
     trace = attend_heads(problem) if isinstance(problem, MultiHeadProblem) else attend(problem)
-    options = {"lang": lang, "detail": detail}
-    preamble = render(trace, "latex", preamble=True, heading=heading, **options)
-    return Shown(render(trace, "markdown", **options),  # its headings become rubrics
-                 render(trace, "latex", heading=heading, **options), packages=packages(preamble))
+    markdown_settings = settle(problem, {"lang": lang, "detail": detail, "to": "markdown"})
+    latex_settings = replace(markdown_settings, to="latex", heading=heading)
+    derived = derivation(trace, latex_settings)  # the checks run once for all three texts
+    preamble = write_derivation(derived, "latex", latex_settings, preamble=True)
+    return Shown(write_derivation(derived, "markdown", markdown_settings),
+                 write_derivation(derived, "latex", latex_settings), packages=packages(preamble))
 
 
 def _problemset(directory: Path, lang: str, heading: str) -> Shown:

@@ -17,7 +17,7 @@ from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
 from ..errors import SymattnError
-from ..parse.layout import HEADINGS
+from ..vocabulary import HEADINGS, LANGUAGES
 from .content import DETAILS, FORMATS, Shown, shown
 
 logger = logging.getLogger(__name__)
@@ -32,7 +32,7 @@ class SymattnDirective(SphinxDirective):
     final_argument_whitespace = True
     option_spec = {
         "format": lambda text: directives.choice(text, FORMATS),
-        "lang": lambda text: directives.choice(text, ("en", "zh")),
+        "lang": lambda text: directives.choice(text, LANGUAGES),
         "detail": lambda text: directives.choice(text, DETAILS),
         "heading": lambda text: directives.choice(text, HEADINGS),
     }
@@ -43,7 +43,7 @@ class SymattnDirective(SphinxDirective):
         self.env.note_dependency(absolute)  # a fix to a failing file rebuilds the page too
         form = self.options.get("format", "derivation")
         try:
-            out = shown(Path(absolute), form, self.options.get("lang", "en"),
+            out = shown(Path(absolute), form, self.options.get("lang"),
                         self.options.get("detail"), self.options.get("heading", "paragraph"))
         except SymattnError as error:
             logger.error("symattn: %s", error, location=self.get_location())
