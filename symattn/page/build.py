@@ -23,6 +23,7 @@ import sympy as sp
 
 from ..errors import InputError
 from ..limits import MAX_TEMPERATURES
+from ..kinds import refuse_kind
 from ..model import MultiHeadProblem, Problem, ShapeProblem
 from ..parse.expressions import parse_expression
 from ..renderers.phrases import LANGUAGES
@@ -70,11 +71,7 @@ def build_page(problem: Problem | ShapeProblem | MultiHeadProblem, *, lang: str 
     Raises:
         InputError: every state of the controls fails (the first state's reason).
     """
-    heads = problem.heads if isinstance(problem, MultiHeadProblem) else (problem,)
-    given = next((h.start for h in heads if getattr(h, "start", "Q") != "Q"), None)
-    if given:
-        raise InputError(f"a course page shows Q, K and V; this problem gives {given} "
-                         "(use symattn solve for its derivation)", source=problem.source)
+    refuse_kind(problem, "page")  # heads read X: only a single-head problem gives scores
     lang = lang or str(dict(getattr(problem, "presentation", ())).get("lang", "en"))
     if lang not in LANGUAGES:
         raise InputError(f"unknown language {lang!r}; languages are {', '.join(LANGUAGES)}")
