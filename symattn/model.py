@@ -230,9 +230,18 @@ class Facts:
         """Points where expressions in the declared symbols are compared (all positive)."""
         if not self.symbols:
             return [{}]
-        starts = (sp.Rational(3, 7), sp.Rational(13, 11), sp.Rational(2, 5))
-        return [{s: start + sp.Rational(k, 3) for k, s in enumerate(self.symbols)}
-                for start in starts]
+        return [sample_values(self.symbols, start) for start in SAMPLE_STARTS]
+
+
+SAMPLE_STARTS = (sp.Rational(3, 7), sp.Rational(13, 11), sp.Rational(2, 5))
+"""Where the declared symbols' sample points start: the first is every check's, all three the
+judge's (an expression equal at all three is compared exactly)."""
+
+
+def sample_values(symbols: tuple[sp.Symbol, ...], start: sp.Rational = SAMPLE_STARTS[0]
+                  ) -> dict[sp.Symbol, sp.Expr]:
+    """Deterministic positive values for declared symbols: start, start + 2/7, start + 4/7, ..."""
+    return {symbol: start + sp.Rational(2 * k, 7) for k, symbol in enumerate(symbols)}
 
 
 class Lazy:

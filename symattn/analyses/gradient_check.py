@@ -8,7 +8,7 @@ from typing import Iterator
 import mpmath
 import sympy as sp
 
-from ..model import Problem
+from ..model import Problem, sample_values
 from ..numeric import Evaluator, context, recompute
 from .gradient import Gradients
 from .results import GradientCheck
@@ -21,7 +21,7 @@ def check_gradients(g: Gradients, digits: int = 60) -> GradientCheck:
     """Central differences (ℓ(x + h) - ℓ(x - h))/(2h), h = 10^-20, at `digits` digits, for the
     entries of Q, K, V, τ (and X, W_Q, W_K, W_V when given), against the exact gradients."""
     p = g.trace.problem
-    values = {s: sp.Rational(3 + 2 * k, 7) for k, s in enumerate(p.symbols)}
+    values = sample_values(p.symbols)
     exact = Evaluator(digits, values)
     ctx = context(digits)
     dO = [[exact(x) for x in row] for row in g.upstream.dO.tolist()]

@@ -8,7 +8,7 @@ import sympy as sp
 
 from ..errors import InputError
 from ..exact.substitute import substitute
-from ..model import Trace
+from ..model import Trace, sample_values
 from ..numeric import context, decimal_grid, recompute
 from .results import Derivative, ParameterReport, RowLimit, TemperatureLimits
 
@@ -91,7 +91,7 @@ def _finite_difference(trace: Trace, exact: sp.ImmutableMatrix, symbol: sp.Symbo
         up, down = (dataclasses.replace(p, temperature=p.temperature + d) for d in (h, -h))
         point = {}
     else:
-        point = {symbol: sp.Rational(3, 7)}
+        point = sample_values((symbol,))
         up, down = (substitute(p, {symbol: point[symbol] + d}) for d in (h, -h))
     upper, lower = recompute(up, digits)["A"], recompute(down, digits)["A"]
     step = ctx.mpf(2) * ctx.mpf(h.p) / h.q

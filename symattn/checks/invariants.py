@@ -14,6 +14,7 @@ from mpmath.libmp import finf, fninf, fone, fzero, mpf_abs, mpf_div, mpf_gt, mpf
 from ..exact.attention import expressions, logit_grid
 from ..limits import MAX_WORKING_DIGITS
 from ..model import Problem, Trace, stage_shapes
+from ..model import sample_values as model_sample_values
 from ..numeric import PrecisionError, context, recompute, to_mpf
 from ..reports import CHECKS, CheckResult, Report
 from .signs import Signs
@@ -40,7 +41,7 @@ def check(trace: Trace, digits: int = 50) -> Report:
 
 def sample_values(trace: Trace) -> dict[sp.Symbol, sp.Expr]:
     """Deterministic sample values for declared symbols: 3/7, 5/7, 9/7, ..."""
-    return {symbol: sp.Rational(3 + 2 * k, 7) for k, symbol in enumerate(trace.problem.symbols)}
+    return model_sample_values(trace.problem.symbols)
 
 
 def _at(values: Mapping[sp.Symbol, sp.Expr]) -> tuple[tuple[str, str], ...]:
