@@ -33,9 +33,10 @@ from .katex import katex_css, katex_script
 
 ASSETS = Path(__file__).resolve().parent / "assets"
 DEFAULT_TEMPERATURES = "1/2,17/20,1,3/2,2"
-# the page script's parts, in the order they run (each file's first line says what it holds)
-SCRIPT_PARTS = ("core", "state", "controls", "render", "edit", "speed", "walk", "heads", "lesson",
-                "start")
+# the page script's parts, ES modules, in the order they run (each file's first line says what it
+# holds); page_script joins them into one scope without their import lines and export keywords
+SCRIPT_PARTS = ("core", "float", "state", "controls", "render", "edit", "speed", "walk", "heads",
+                "lesson", "start")
 SCRIPT_HEADER = """\
 // symattn course page (run by loader.js after KaTeX): reads the embedded JSON and math (TeX), then
 // draws the state chosen by the controls (query row, temperature, causal mask, walkthrough step).
@@ -103,11 +104,27 @@ def fill_template(data: dict[str, Any], math: list[tuple[str, bool]]) -> str:
     return _SLOT.sub(slot, (ASSETS / "page.html").read_text(encoding="utf-8"))
 
 
+_IMPORT = re.compile(r'^import \{ ([\w$, ]+) \} from "\./(\w+)\.js";\n', re.M)
+_EXPORT = re.compile(r"^export (?:async )?(?:function|const|let) (?:([\w$]+)|\[([\w$, ]+)\])", re.M)
+
+
 def page_script() -> str:
-    """The page's script: its parts (assets/script/, one file per part of the page, in the order
-    they must run) inside one strict async function, so they share its names."""
-    parts = (ASSETS / "script" / f"{name}.js" for name in SCRIPT_PARTS)
-    body = "\n".join(part.read_text(encoding="utf-8") for part in parts)
+    """The page's script: its parts (assets/script/, one ES module per part of the page, in the
+    order they must run) inside one strict async function, so they share its names: each part's
+    import lines go and so does its export keyword, once every name it imports is one that the
+    part it names exports (tools/browser/eslint.config.mjs checks that each name is imported)."""
+    texts = {name: (ASSETS / "script" / f"{name}.js").read_text(encoding="utf-8") for name in SCRIPT_PARTS}
+    exports = {name: {n.strip() for m in _EXPORT.finditer(text) for n in (m[1] or m[2]).split(",")}
+               for name, text in texts.items()}
+    for name, text in texts.items():
+        for imported, part in _IMPORT.findall(text):
+            unknown = set(imported.split(", ")) - exports.get(part, set())
+            if unknown:
+                raise ValueError(f"script/{name}.js imports {', '.join(sorted(unknown))} from {part}.js, "
+                                 "which does not export it")
+        if re.search(r"^(?:import|export)\b", _EXPORT.sub("", _IMPORT.sub("", text)), re.M):
+            raise ValueError(f"script/{name}.js has an import or export the page script cannot join")
+    body = "\n".join(re.sub(r"^export ", "", _IMPORT.sub("", text), flags=re.M) for text in texts.values())
     return f'{SCRIPT_HEADER}\n"use strict";\n(async () => {{\n{body}}})();\n'
 
 

@@ -1,5 +1,11 @@
 // ---- controls ----------------------------------------------------------------------------
-function setUpControls() {
+import { $, P, data, el, fill, mathNode, sizes, values } from "./core.js";
+import { SLIDER, acceptedTau, fromPosition, generatedIndex, state, tauValue, toPosition, writeHash } from "./state.js";
+import { fitSoon, renderState } from "./render.js";
+import { editsKey, syncEditor } from "./edit.js";
+import { renderWalk } from "./walk.js";
+export let sliding = false; // while the slider moves, it keeps its own position
+export function setUpControls() {
   const select = $("row");
   data.rowLabels.forEach((label, i) => {
     select.append(el("option", { value: i + 1, text: fill("row_option", { row: i + 1, label }) }));
@@ -8,29 +14,29 @@ function setUpControls() {
   for (const node of document.querySelectorAll(".values-only")) node.hidden = !values;
   if (values) {
     const range = $("tau");
-    range.max = String(free ? SLIDER : taus.length - 1);
+    range.max = String(state.free ? SLIDER : state.taus.length - 1);
     range.setAttribute("list", "tau-ticks");
-    $("tau-ticks").append(...taus.filter((t) => !free || t.value !== undefined).map((t, k) => el("option", { value: free ? toPosition(t.value) : k, label: t.key })));
+    $("tau-ticks").append(...state.taus.filter((t) => !state.free || t.value !== undefined).map((t, k) => el("option", { value: state.free ? toPosition(t.value) : k, label: t.key })));
     $("tau-exact-label").textContent = P.exact_at;
-    $("tau-scale").append(...taus.map((t) => {
+    $("tau-scale").append(...state.taus.map((t) => {
       const button = el("button", { type: "button", class: "tau-pick", text: t.key, "aria-label": "τ = " + t.key });
       button.addEventListener("click", () => change({ tau: t.key }));
       return button;
     }));
     range.addEventListener("input", () => {
       sliding = true;
-      change({ tau: free ? acceptedTau(fromPosition(Number(range.value))) : taus[Number(range.value)].key });
+      change({ tau: state.free ? acceptedTau(fromPosition(Number(range.value))) : state.taus[Number(range.value)].key });
       sliding = false;
     });
     const typed = $("tau-text");
-    typed.placeholder = free ? free.min + " – " + free.max : "";
+    typed.placeholder = state.free ? state.free.min + " – " + state.free.max : "";
     typed.addEventListener("change", () => {
       const tau = acceptedTau(typed.value);
       $("tau-error").hidden = tau !== null;
       typed.setAttribute("aria-invalid", String(tau === null));
       if (tau !== null) change({ tau });
     });
-    $("tau-error").textContent = free ? fill("tau_invalid", free) : P.tau_invalid_fixed;
+    $("tau-error").textContent = state.free ? fill("tau_invalid", state.free) : P.tau_invalid_fixed;
     $("mask").addEventListener("change", () => change({ mask: $("mask").checked ? "on" : "off" }));
     if (data.maskLabel) $("mask-label").textContent = P[data.maskLabel];
     else $("mask").closest(".control").hidden = true; // cross-attention: no causal order to mask
@@ -44,15 +50,15 @@ function setUpControls() {
   $("share-url").addEventListener("focus", () => $("share-url").select());
 }
 
-function syncControls() {
+export function syncControls() {
   $("row").value = String(state.row);
   if (!values) return;
   const k = generatedIndex(state.tau);
-  const tau = taus[Math.max(k, 0)];
+  const tau = state.taus[Math.max(k, 0)];
   const output = $("tau-value");
   if (k >= 0) {
     // (a symbolic tau has no place on the slider)
-    if (!sliding && (!free || tau.value !== undefined)) $("tau").value = String(free ? toPosition(tau.value) : k);
+    if (!sliding && (!state.free || tau.value !== undefined)) $("tau").value = String(state.free ? toPosition(tau.value) : k);
     $("tau").setAttribute("aria-valuetext", "τ = " + tau.key + (tau.dec ? " ≈ " + tau.dec : ""));
     if (output.dataset.tau !== tau.key) output.replaceChildren(mathNode(tau.m), tau.dec ? el("span", { class: "dec", text: "≈ " + tau.dec }) : "", el("span", { class: "exact-tag", text: P.exact }));
     output.dataset.tau = tau.key; // the same τ (a change of row or mask): its output stays
@@ -67,7 +73,7 @@ function syncControls() {
   if (document.activeElement !== $("tau-text")) $("tau-text").value = state.tau;
   for (const button of document.querySelectorAll(".tau-pick")) button.setAttribute("aria-pressed", String(button.textContent === state.tau));
   // a symbolic tau (t) has no place on the slider: dimmed
-  $("tau").classList.toggle("symbolic", Boolean(free) && k >= 0 && tau.value === undefined);
+  $("tau").classList.toggle("symbolic", Boolean(state.free) && k >= 0 && tau.value === undefined);
   $("mask").checked = state.mask === "on";
   syncEditor();
 }
@@ -78,14 +84,14 @@ async function copyLink() {
   try {
     await navigator.clipboard.writeText(url);
     status.textContent = P.copied;
-  } catch (error) {
+  } catch {
     $("share-url").focus();
     $("share-url").select();
     status.textContent = P.copy_failed;
   }
 }
 
-function change(update) {
+export function change(update) {
   const before = JSON.stringify([state.row, state.tau, state.mask, state.head, editsKey()]);
   Object.assign(state, update);
   $("tau-error").hidden = true; // any accepted change clears a refused typed temperature

@@ -1,12 +1,13 @@
 // ---- core: the page's data and math, element and phrase helpers, typesetting ----------------
-const $ = (id) => document.getElementById(id);
-const [data, math] = await Promise.all(["symattn-data", "symattn-math"].map(async (id) => JSON.parse(await inflate($(id).textContent.trim()))));
+import { settle } from "./speed.js";
+export const $ = (id) => document.getElementById(id);
+export const [data, math] = await Promise.all(["symattn-data", "symattn-math"].map(async (id) => JSON.parse(await inflate($(id).textContent.trim()))));
 data.math = math;
-const P = data.phrases;
-const STEPS = 5;
-const AUTOPLAY_MS = 2600;
-const values = data.kind === "values";
-const sizes = data.sizes;
+export const P = data.phrases;
+export const STEPS = 5;
+export const AUTOPLAY_MS = 2600;
+export const values = data.kind === "values";
+export const sizes = data.sizes;
 
 async function inflate(base64) {
   const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
@@ -14,7 +15,7 @@ async function inflate(base64) {
   return new Response(stream).text();
 }
 
-function el(tag, attributes = {}, ...children) {
+export function el(tag, attributes = {}, ...children) {
   const node = document.createElement(tag);
   for (const [name, value] of Object.entries(attributes)) {
     if (value === null || value === undefined || value === false) continue;
@@ -26,7 +27,7 @@ function el(tag, attributes = {}, ...children) {
   return node;
 }
 
-function fill(key, fields) {
+export function fill(key, fields) {
   return P[key].replace(/\{(\w+)\}/g, (whole, name) => (name in fields ? String(fields[name]) : whole));
 }
 
@@ -37,8 +38,8 @@ const PLAIN = /^-?(?:\d+(?:\.\d+)?|\\infty)$/;
 // KaTeX's MathML copy of a formula (what screen readers read; clipped to one pixel) costs as much
 // layout as the formula it draws. It is put in when the page is idle, a slice at a time, right
 // after the change that drew the formula; body[data-pending] stays set until every copy is in.
-const parsed = new Map(); // id -> [template, elements in its MathML copy]
-const lateMath = []; // [where, MathML copy, its elements]
+export const parsed = new Map(); // id -> [template, elements in its MathML copy]
+export const lateMath = []; // [where, MathML copy, its elements]
 let lateIdle = 0;
 function addLateMath() {
   lateIdle = 0;
@@ -50,8 +51,8 @@ function addLateMath() {
   if (lateMath.length) lateIdle = (window.requestIdleCallback || setTimeout)(addLateMath, { timeout: 500 });
   else settle();
 }
-const plain = (id) => !data.math[id][1] && PLAIN.test(data.math[id][0]);
-function typeset(id) { // the formula typeset by KaTeX, parsed once (not in the document: no layout)
+export const plain = (id) => !data.math[id][1] && PLAIN.test(data.math[id][0]);
+export function typeset(id) { // the formula typeset by KaTeX, parsed once (not in the document: no layout)
   let kept = parsed.get(id);
   if (!kept) {
     const [tex, display] = data.math[id];
@@ -64,7 +65,7 @@ function typeset(id) { // the formula typeset by KaTeX, parsed once (not in the 
   }
   return kept;
 }
-function mathNode(id, extra = "") {
+export function mathNode(id, extra = "") {
   const tex = data.math[id][0];
   const cls = ("m " + extra).trim();
   if (plain(id)) return el("span", { class: cls + " num", "data-tex": tex, text: tex.replace("-", "\u2212").replace("\\infty", "\u221e") });

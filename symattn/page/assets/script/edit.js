@@ -2,14 +2,18 @@
 // state.edits maps "Q:3:2" (matrix, row, column, from 1) to the typed text, kept only where it
 // differs from the problem's own entry: with no edit left the page shows its exact states again.
 // (Functions only: readHash runs before this section's constants would exist.)
+import { $, P, data, el, fill, values } from "./core.js";
+import { computed, exactOf, floatVariant, maskBase, state, tauValue } from "./state.js";
+import { change } from "./controls.js";
+import { floatAttention, scores, times } from "./float.js";
 function editData() { // a multi-head page: X, W_O and every head's W's, in combine.edit
-  return values && free ? (data.heads ? data.combine.edit : data.edit) || null : null;
+  return values && state.free ? (data.heads ? data.combine.edit : data.edit) || null : null;
 }
 // the edits the shown head's tables depend on
-function editCount() {
+export function editCount() {
   return Object.keys(state.edits || {}).filter((k) => feeds(k.split(":")[0], state.head)).length;
 }
-function editsKey() {
+export function editsKey() {
   return Object.keys(state.edits || {}).sort().map((k) => k + "=" + state.edits[k]).join(";");
 }
 function canonical(text) {
@@ -40,7 +44,7 @@ function editPlace(key) { // "Q:3:2" -> ["Q", 2, 1]
 
 // In the link: Q=3.2:1/2,1.1:-0.5 (row.column:value, the characters left as they are). A part
 // that does not parse, is out of range or names no entry drops its matrix's edits, nothing else.
-function readEdits(params) {
+export function readEdits(params) {
   const edits = {};
   const given = editData();
   if (!given) return edits;
@@ -62,7 +66,7 @@ function readEdits(params) {
   }
   return edits;
 }
-function editsHash() {
+export function editsHash() {
   if (!editData()) return "";
   const parts = Object.fromEntries(editData().editable.map((name) => [name, []]));
   const keys = Object.keys(state.edits || {}).map((k) => [k, editPlace(k)]);
@@ -72,7 +76,7 @@ function editsHash() {
 }
 
 // the inputs of the state: the problem's (exact math), or with the typed entries as typed
-function inputsOf(v) {
+export function inputsOf(v) {
   return (v && v.inputs) || data.inputs;
 }
 // name: as the editor has it (own)
@@ -88,24 +92,15 @@ function editedInputs(head = state.head) { // Q, K, V in float64: edited, or fro
   const source = editData().editable.includes("Y") ? editedFloats("Y") : X;
   return [times(X, editedFloats(own("W_Q", head))), times(source, editedFloats(own("W_K", head))), times(source, editedFloats(own("W_V", head)))];
 }
-// a b in float64, each sum from its first term on
-function times(a, b) {
-  return a.map((row) => b[0].map((_, c) => row.reduce((sum, x, k) => sum + x * b[k][c], 0)));
-}
-// R = QK^T and S = sR in float64
-function scores(Q, K, scale) {
-  const R = Q.map((q) => K.map((k) => q.reduce((sum, x, c) => sum + x * k[c], 0)));
-  return [R, R.map((row) => row.map((r) => r * scale))];
-}
-function editedVariant() {
+export function editedVariant() {
   const id = "edited:" + state.head + ":" + state.tau + ":" + state.mask + ":" + editsKey();
   if (computed.has(id)) return computed.get(id);
   if (!Number.isFinite(tauValue(state.tau))) return { error: fill("edit_symbolic", { tau: state.tau }) };
   const base = maskBase();
-  if (base.error || !free.M[state.mask]) return base;
+  if (base.error || !state.free.M[state.mask]) return base;
   const [Q, K, V] = editedInputs();
   const [R, S] = scores(Q, K, data.edit.scale);
-  const v = floatVariant(base, S, V, free.M[state.mask], R);
+  const v = floatVariant(base, S, V, state.free.M[state.mask], R);
   if (data.projections) { // X and the W's as typed; Q, K, V computed from them, marked ≈
     v.projectionTables = {};
     for (const [name, cells] of Object.entries(data.projections.tables)) v.projectionTables[name] = typedIn(own(name), cells);
@@ -119,9 +114,9 @@ function editedVariant() {
 }
 
 // the editor: one text field per entry, under the heatmap
-function setUpEditor() {
+export function setUpEditor() {
   const given = editData();
-  if (!given && data.heads && free) noHeadsEditor();
+  if (!given && data.heads && state.free) noHeadsEditor();
   if (!given) return;
   $("edit-block").hidden = false;
   $("edit-projections").hidden = !data.projections;
@@ -178,7 +173,7 @@ function clearRefusal(input) {
   input.removeAttribute("aria-describedby");
   if (!document.querySelector(".edit-cell[aria-invalid]")) $("edit-error").hidden = true;
 }
-function syncEditor() {
+export function syncEditor() {
   const given = editData();
   if (!given) return;
   for (const input of $("edit-grids").querySelectorAll(".edit-cell")) {
@@ -201,7 +196,7 @@ function syncEditor() {
 // own W_Q, W_K, W_V (W_Q_2: head 2's). C and MultiHead(X) take every head at its own temperature
 // and mask, as the file gives them, with the edited inputs, in float64.
 // a head's projection as the editor names it
-function own(name, head = state.head) {
+export function own(name, head = state.head) {
   return data.heads && /^W_[QKV]$/.test(name) ? name + "_" + head : name;
 }
 // an edited matrix the head's tables depend on
@@ -230,7 +225,7 @@ function setUpHeadsEditor() {
   $("edit-projections").textContent += " " + P.edit_heads;
 }
 // C, W_O and MultiHead(X) with the edits; null: a head's own state fails
-function editedCombine() {
+export function editedCombine() {
   const blocks = [];
   for (const [k, head] of data.heads.entries()) {
     const { tau, mask } = head.defaults;

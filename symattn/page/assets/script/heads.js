@@ -1,6 +1,12 @@
 // ---- multi-head pages: the head selector, the chosen head's data, the concatenation and W_O;
 // ---- and the note of a state left symbolic (no colours, no decimals) ---------------------
-function headFromHash(params) { // the head named in the link, else the first; undefined: one head
+import { $, P, data, el, fill, mathNode, sizes } from "./core.js";
+import { acceptedTau, generatedIndex, state } from "./state.js";
+import { change } from "./controls.js";
+import { fitSoon } from "./render.js";
+import { editedCombine } from "./edit.js";
+import { cachedCard } from "./speed.js";
+export function headFromHash(params) { // the head named in the link, else the first; undefined: one head
   if (!data.heads) return undefined;
   const h = Number(params.get("head"));
   const head = Number.isInteger(h) && h >= 1 && h <= data.heads.length ? h : 1;
@@ -16,8 +22,8 @@ function useHead(head) { // the head's tables, temperatures, mask and defaults b
     for (const name of Object.keys(chosen.projections.tables)) data.words[name] = P[name.startsWith("W") ? "words_W" : "words_" + name];
   }
   Object.assign(sizes, chosen.sizes);
-  taus = data.temperatures || [];
-  free = data.free;
+  state.taus = data.temperatures || [];
+  state.free = data.free;
   $("mask-label").textContent = data.maskLabel ? P[data.maskLabel] : "";
   $("mask").closest(".control").hidden = !data.maskLabel;
 }
@@ -27,7 +33,7 @@ function pickHead(head) { // keep the row and a temperature the head has; its ow
   change({ head, tau: acceptedTau(state.tau) ? state.tau : data.defaults.tau, mask: data.defaults.mask });
 }
 
-function setUpHeads() {
+export function setUpHeads() {
   if (!data.heads) return;
   const select = el("select", { id: "head" });
   data.combine.settings.forEach((own, k) => {
@@ -48,7 +54,7 @@ function setUpHeads() {
   $("tables-title").closest("section").after(section);
 }
 
-function renderHeads(v) {
+export function renderHeads(v) {
   renderSymbolic(v);
   if (!data.heads) return;
   $("head").value = String(state.head);

@@ -1,7 +1,11 @@
 // ---- the lesson: predictions and claim before the lab, the hand check, names by state ------
 // The [page] table's texts are set as text; the hand check's steps and answers were computed
 // for every state and row when the page was written (segments of text and math).
-function setUpLesson() {
+import { $, P, data, el, fill, mathNode, values } from "./core.js";
+import { state } from "./state.js";
+import { fitSoon, segmentNodes } from "./render.js";
+import { later } from "./speed.js";
+export function setUpLesson() {
   const lesson = data.lesson;
   $("before-lab").hidden = !lesson;
   if (values) setUpHandCheck();
@@ -59,7 +63,7 @@ function handAnswer(k) {
 // the focus stays where it is. At a free tau, steps 5 to 7 point to the exact temperatures.
 function renderHandCheck(v) {
   const free = Boolean(v && v.free);
-  const source = free ? taus.map((_, k) => data.variants[k + ":" + state.mask]).find((x) => !x.error && x.hand) : v;
+  const source = free ? state.taus.map((_, k) => data.variants[k + ":" + state.mask]).find((x) => !x.error && x.hand) : v;
   const hand = source && !source.error && source.hand ? source.hand[state.row - 1] : null;
   $("hand-steps").hidden = !hand;
   const row = { row: state.row, label: data.rowLabels[state.row - 1], tau: state.tau };
@@ -67,7 +71,7 @@ function renderHandCheck(v) {
   if (!hand) return;
   hand.forEach((step, k) => {
     const late = free && k >= 4;
-    $("hand-do-" + (k + 1)).replaceChildren(...(late ? [fill("hand_free", { tau: state.tau, taus: taus.map((t) => t.key).join(", ") })] : segmentNodes(step.do)));
+    $("hand-do-" + (k + 1)).replaceChildren(...(late ? [fill("hand_free", { tau: state.tau, taus: state.taus.map((t) => t.key).join(", ") })] : segmentNodes(step.do)));
     $("hand-details-" + (k + 1)).hidden = late;
     const key = JSON.stringify(step.ans);
     if (answers[k] && answers[k][0] === key) return;
@@ -96,7 +100,7 @@ function renderNames(v) {
   for (const id of ["names", "derivation-names"]) $(id).replaceChildren(...legendNodes(legend, changed, before));
 }
 
-function legendNodes(legend, changed = [], before = null) {
+export function legendNodes(legend, changed = [], before = null) {
   if (!legend.length) return [];
   const box = el("div", { class: "names-legend" });
   if (changed.length) {
@@ -111,7 +115,7 @@ function legendNodes(legend, changed = [], before = null) {
 
 // The names the walkthrough's step shows in its cells (rows of S and L, or of O; the weights'
 // row where it is shown as math rather than as bars).
-function namesInStep(v) {
+export function namesInStep(v) {
   const i = state.row - 1;
   const rows = (state.step === 4 ? ["S", "L"] : ["O"]).concat(v.weights ? [] : ["A"]);
   const tex = rows.map((name) => v.tables[name][i].map(([id]) => (id === null ? "" : data.math[id][0])).join(" ")).join(" ");
@@ -121,7 +125,7 @@ function namesInStep(v) {
   });
 }
 
-function renderLesson(v) {
+export function renderLesson(v) {
   if (!values) return;
   renderNames(v);
   renderHandCheck(v);

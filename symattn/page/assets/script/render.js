@@ -1,5 +1,12 @@
 // ---- the state: error, heatmap, summary, tables, derivation ------------------------------
-function renderState() {
+import { $, P, data, el, fill, mathNode, sizes, values } from "./core.js";
+import { cellNode, state, variant } from "./state.js";
+import { change, syncControls } from "./controls.js";
+import { editCount, inputsOf } from "./edit.js";
+import { cardSoon, derivationTargets, drawInSlices, drawWhenSeen, guideAfterFrame, keepCards, keptDerivation, later, rowClass, typesetAhead } from "./speed.js";
+import { renderHeads } from "./heads.js";
+import { renderLesson } from "./lesson.js";
+export function renderState() {
   syncControls();
   const v = variant();
   const error = v && v.error;
@@ -164,7 +171,7 @@ function cardHead(name, rows, cols) {
     el("span", { class: "shape", text: fill("shape", { rows, cols }) }));
 }
 
-function matrixCard(name, cells, rows, cols, v) {
+export function matrixCard(name, cells, rows, cols, v) {
   const head = el("tr", {}, el("th", { scope: "col" }, el("span", { class: "visually-hidden", text: P.table_corner })), ...cols.map((c) => el("th", { scope: "col", text: c })));
   const body = el("tbody");
   // a table whose first column alone nearly fills its scroll box (A's and O's long exact values):
@@ -196,7 +203,7 @@ function shapeCard(name) {
   return el("figure", { class: "card" }, cardHead(name, rows, cols), table);
 }
 
-function segmentNodes(segments) {
+export function segmentNodes(segments) {
   return segments.map((s) => (typeof s === "number" ? mathNode(s) : document.createTextNode(s)));
 }
 
@@ -225,7 +232,7 @@ function renderMistakes() {
   $("mistakes").replaceChildren(el("table", { class: "mistakes", id: "mistakes-table" }, el("thead", {}, head), body));
 }
 
-function renderDerivation(v) {
+export function renderDerivation(v) {
   const [box, checks] = derivationTargets();
   if (!values) {
     box.replaceChildren(el("p", { text: P.shapes_only }), el("ul", {},
@@ -236,7 +243,7 @@ function renderDerivation(v) {
   checks.replaceChildren();
   if (v && v.free) {
     box.replaceChildren(el("p", { class: "note free-note", text: v.edited ? fill("edit_note", { count: editCount() })
-      : fill("free_note", { tau: state.tau, taus: taus.map((t) => t.key).join(", ") }) }));
+      : fill("free_note", { tau: state.tau, taus: state.taus.map((t) => t.key).join(", ") }) }));
     return;
   }
   box.replaceChildren();
@@ -253,7 +260,7 @@ function renderDerivation(v) {
 // layout each (8 of them, 50 ms, with the derivation on screen); those are fitted when they come
 // on screen or open (fitSoon(event)), or when redrawn (fitSoon(block)); at start and on a resize, all.
 const SKIPPABLE = ".block:not(.lesson)";
-const shownBlocks = new Set(); // the skippable blocks the browser lays out (on or near the screen)
+export const shownBlocks = new Set(); // the skippable blocks the browser lays out (on or near the screen)
 document.addEventListener("contentvisibilityautostatechange", (event) => {
   if (event.skipped) shownBlocks.delete(event.target);
   else shownBlocks.add(event.target);
@@ -267,7 +274,7 @@ function laidOut(box, scopes) {
   return true;
 }
 const BOXES = ".scroll:not(.stashed *), .display:not(.stashed *)";
-function fitLayout(all = true, scopes = new Set()) {
+export function fitLayout(all = true, scopes = new Set()) {
   const boxes = [...document.querySelectorAll(BOXES.replace(/^|, /g, "$&main "))].filter((box) => all || laidOut(box, scopes));
   // every width read before any attribute is set: one layout, not one per box
   const scrolls = boxes.map((box) => box.scrollWidth > box.clientWidth + 1);
@@ -294,7 +301,7 @@ function fitLayout(all = true, scopes = new Set()) {
 let fitting = 0;
 let fitAll = false;
 const fitScopes = new Set();
-function fitSoon(cause) { // cause: a block redrawn, an event (its target: a block shown, a <details> toggled, a resize)
+export function fitSoon(cause) { // cause: a block redrawn, an event (its target: a block shown, a <details> toggled, a resize)
   if (cause && cause.skipped) return; // a block left the screen: nothing to fit
   const scope = cause instanceof Event ? cause.target : cause;
   if (scope === window) fitAll = true;

@@ -3,9 +3,13 @@
 // any block on screen) at once; the tables, the derivation and the mistakes below the screen
 // are redrawn when they come near the screen or when the page is idle, whichever is first, so
 // their typesetting and layout do not delay the change. body[data-pending] marks a redraw owed.
+import { $, data, el, lateMath, parsed, plain, sizes, typeset, values } from "./core.js";
+import { generatedIndex, state } from "./state.js";
+import { fitSoon, matrixCard, renderDerivation, shownBlocks } from "./render.js";
+import { editCount } from "./edit.js";
 const owed = new Map(); // block -> [name, draw]
 const onScreen = new Set();
-let watcher = null;
+export let watcher = null;
 let idle = 0;
 function timedDraw(name, draw) {
   const start = performance.now();
@@ -15,7 +19,7 @@ function timedDraw(name, draw) {
 function blockOf(node) {
   return node.closest("section");
 }
-function drawWhenSeen(node, name, draw, block = blockOf(node), seen = false) {
+export function drawWhenSeen(node, name, draw, block = blockOf(node), seen = false) {
   if (!watcher) {
     watcher = new IntersectionObserver((entries) => {
       for (const entry of entries) {
@@ -35,14 +39,14 @@ function drawWhenSeen(node, name, draw, block = blockOf(node), seen = false) {
     if (!idle) idle = (window.requestIdleCallback || setTimeout)(payIdle, { timeout: 1500 });
   }
 }
-function settle() { // nothing owed: no block, no card, no part of a derivation, no MathML copy
+export function settle() { // nothing owed: no block, no card, no part of a derivation, no MathML copy
   if (!owed.size && !slices.length && !lateMath.length) delete document.body.dataset.pending;
 }
 
 // Drawing put off to idle periods, in order, about 6 ms a slice (body[data-pending] until done).
 const slices = [];
 let slicing = 0;
-function later(draw) {
+export function later(draw) {
   slices.push(draw);
   document.body.dataset.pending = "1";
   if (!slicing) slicing = (window.requestIdleCallback || setTimeout)(drawSlice, { timeout: 300 });
@@ -73,7 +77,7 @@ function screenful(parts, heights) { // how many of the parts reach into the scr
   for (; k < parts.length && y < window.innerHeight; k++) y += heights[k] || 60;
   return k;
 }
-function drawInSlices(parts) {
+export function drawInSlices(parts) {
   const k = screenful(parts, guide.heights);
   parts.slice(0, k).forEach(([box, make]) => box.append(make()));
   for (const [box, make] of parts.slice(k)) later(() => box.append(make()));
@@ -88,7 +92,7 @@ function partsLater(version, parts) {
     later(() => part.classList.remove("later"));
   });
 }
-function guideAfterFrame() { // after a frame's layout (reading it costs nothing): a reader's place, the guide
+export function guideAfterFrame() { // after a frame's layout (reading it costs nothing): a reader's place, the guide
   const block = blockOf($("derivation"));
   const shown = $("derivation").querySelector(":scope > .version:not(.stashed)");
   if (guide.anchor !== null) { // the derivation back where its reader had it
@@ -121,12 +125,12 @@ function payIdle() { // one block per idle period, so a reader's next change wai
 // A table card is built once for its values and kept: a change of row only moves the row
 // marks (no new layout), a change of state swaps only the cards whose values changed.
 const cards = new Map();
-function rowClass(name, i, v) {
+export function rowClass(name, i, v) {
   const keyTable = ["K", "V", "Y"].includes(name);
   if (!keyTable && !name.startsWith("W_") && i + 1 === state.row) return "current";
   return keyTable && v && v.readable[state.row - 1][i] !== 1 ? "unread" : null;
 }
-function cachedCard(name, cells, rows, cols, v) {
+export function cachedCard(name, cells, rows, cols, v) {
   const id = name + "\u0000" + JSON.stringify(cells);
   let card = cards.get(id);
   if (!card) {
@@ -165,7 +169,7 @@ function stash(node, on) {
 // only when its slot is on the screen, or new; a slot off the screen is owed like a block (drawn
 // when it comes into view or the page is idle) and hides its old card until then, so no stale
 // value is ever seen. wanted: cards, or [key, build] for a card not built yet (cardSoon).
-function keepCards(box, wanted) {
+export function keepCards(box, wanted) {
   wanted.forEach((card, k) => {
     let slot = box.children[k];
     if (!slot) box.append(slot = el("div", { class: "slot" }));
@@ -186,7 +190,7 @@ function keepCards(box, wanted) {
     box.lastElementChild.remove();
   }
 }
-function cardSoon(name, cells, rows, cols, v) { // a kept card, or how to build it when it is seen
+export function cardSoon(name, cells, rows, cols, v) { // a kept card, or how to build it when it is seen
   const key = name + "\u0000" + JSON.stringify(cells);
   return cards.has(key) ? cachedCard(name, cells, rows, cols, v) : [key, () => cachedCard(name, cells, rows, cols, v)];
 }
@@ -201,10 +205,10 @@ function showOnly(box, shown, most) { // shown becomes box's one unstashed child
 // a free or edited state's note is drawn afresh.
 const derivations = new Map(); // state (its head, tau, mask and row) -> [derivation version, checks version]
 let drawing = null;
-function derivationTargets() {
+export function derivationTargets() {
   return drawing || [$("derivation"), $("checks")];
 }
-function keptDerivation(v) {
+export function keptDerivation(v) {
   const id = !values ? "shapes" : v && !v.free ? `${state.head || 1}:${state.tau}:${state.mask}:${state.row}` : "live";
   let versions = derivations.get(id);
   if (!versions || id === "live") {
@@ -249,7 +253,7 @@ function keepPlace(before, shown) {
 // layers) and its bars' width transition (a layout every frame for 0.7 s) only run when the
 // walkthrough is on screen: off screen no one sees them, and their frames delay the change's.
 let walkOnScreen = true;
-function walkSeen() {
+export function walkSeen() {
   if (!walkSeen.watcher) {
     walkSeen.watcher = new IntersectionObserver((entries) => { walkOnScreen = entries.at(-1).isIntersecting; });
     walkSeen.watcher.observe($("walk"));
@@ -275,7 +279,7 @@ function idsOf(v, row) { // the formulas of an exact state's tables and of a row
   for (const cells of Object.values(v.tables)) for (const line of cells) for (const [id] of line) if (id !== null) ids.push(id);
   return ids;
 }
-function typesetAhead() {
+export function typesetAhead() {
   const k = generatedIndex(state.tau);
   const other = state.mask === "on" ? "off" : "on";
   const steps = !values || editCount() || k < 0 ? [] : [[k, state.mask, state.row + 1], [k, state.mask, state.row - 1],

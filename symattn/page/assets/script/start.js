@@ -1,4 +1,12 @@
 // ---- start-up: set up each part, draw the state from the link, show the lab --------------
+import { $, data, fill, values } from "./core.js";
+import { readHash, state, writeHash } from "./state.js";
+import { setUpControls } from "./controls.js";
+import { fitLayout, renderState } from "./render.js";
+import { setUpEditor } from "./edit.js";
+import { renderWalk, setUpWalk } from "./walk.js";
+import { setUpHeads } from "./heads.js";
+import { setUpLesson } from "./lesson.js";
 setUpHeads();
 setUpLesson();
 setUpControls();

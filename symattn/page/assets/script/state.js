@@ -1,10 +1,16 @@
 // ---- state and the URL -------------------------------------------------------------------
-let taus = data.temperatures || [];
-let free = values ? data.free : null; // any tau in [min, max] computed here in float64
-const state = readHash();
+import { $, STEPS, data, el, mathNode, sizes, values } from "./core.js";
+import { editCount, editedVariant, editsHash, readEdits } from "./edit.js";
+import { headFromHash } from "./heads.js";
+import { floatAttention } from "./float.js";
+// The one object that changes: what the controls and the link chose (row, step, tau, mask, head,
+// edits) and the shown head's temperatures and free-temperature data (any tau in [min, max]
+// computed here in float64); every part reads and changes it, none keeps its own copy.
+export const state = { taus: data.temperatures || [], free: values ? data.free : null };
+Object.assign(state, readHash());
 
 // ---- temperatures: a generated one (exact) or a free one (float64, marked ≈) -------------
-function exactOf(text) { // "1.234" or "5/4" or "1.5/2" -> {num, den} as BigInts; null otherwise
+export function exactOf(text) { // "1.234" or "5/4" or "1.5/2" -> {num, den} as BigInts; null otherwise
   const m = /^\s*(\d{1,12}(?:\.\d{1,12})?|\.\d{1,12})(?:\s*\/\s*(\d{1,12}(?:\.\d{1,12})?))?\s*$/.exec(text || "");
   if (!m) return null;
   const dec = (t) => { const [a, b = ""] = t.split("."); return [BigInt((a || "0") + b), 10n ** BigInt(b.length)]; };
@@ -17,37 +23,36 @@ function exactOf(text) { // "1.234" or "5/4" or "1.5/2" -> {num, den} as BigInts
   return { num, den };
 }
 
-function generatedIndex(text) {
-  const direct = taus.findIndex((t) => t.key === text);
+export function generatedIndex(text) {
+  const direct = state.taus.findIndex((t) => t.key === text);
   if (direct >= 0) return direct;
   const x = exactOf(text);
-  return x ? taus.findIndex((t) => t.num !== undefined && BigInt(t.num) * x.den === x.num * BigInt(t.den)) : -1;
+  return x ? state.taus.findIndex((t) => t.num !== undefined && BigInt(t.num) * x.den === x.num * BigInt(t.den)) : -1;
 }
 
-function tauValue(text) {
+export function tauValue(text) {
   const k = generatedIndex(text);
-  if (k >= 0) return taus[k].value;
+  if (k >= 0) return state.taus[k].value;
   const x = exactOf(text);
   return x ? Number(x.num) / Number(x.den) : NaN;
 }
 
-function acceptedTau(text) { // the state's tau for a typed or linked value, or null
+export function acceptedTau(text) { // the state's tau for a typed or linked value, or null
   const k = generatedIndex(text);
-  if (k >= 0) return taus[k].key;
+  if (k >= 0) return state.taus[k].key;
   const value = tauValue(text);
-  return free && value >= free.min && value <= free.max ? String(text).replace(/\s/g, "") : null;
+  return state.free && value >= state.free.min && value <= state.free.max ? String(text).replace(/\s/g, "") : null;
 }
 
 // the slider of a free temperature is logarithmic: position 0..1000 <-> tau min..max
-const SLIDER = 1000;
-const toPosition = (tau) => Math.round(SLIDER * Math.log(tau / free.min) / Math.log(free.max / free.min));
-const fromPosition = (k) => { // a generated temperature at this position, else 3 digits
-  const near = taus.find((t) => t.value !== undefined && toPosition(t.value) === k);
-  return near ? near.key : String(Number((free.min * Math.pow(free.max / free.min, k / SLIDER)).toPrecision(3)));
+export const SLIDER = 1000;
+export const toPosition = (tau) => Math.round(SLIDER * Math.log(tau / state.free.min) / Math.log(state.free.max / state.free.min));
+export const fromPosition = (k) => { // a generated temperature at this position, else 3 digits
+  const near = state.taus.find((t) => t.value !== undefined && toPosition(t.value) === k);
+  return near ? near.key : String(Number((state.free.min * Math.pow(state.free.max / state.free.min, k / SLIDER)).toPrecision(3)));
 };
-let sliding = false; // while the slider moves, it keeps its own position
 
-function readHash() {
+export function readHash() {
   const params = new URLSearchParams(location.hash.slice(1));
   const head = headFromHash(params); // a multi-head page: that head's data becomes the page's
   const chosen = Object.assign({ row: sizes.n_q, step: 1 }, data.defaults || {}, head ? { head } : {});
@@ -65,7 +70,7 @@ function readHash() {
   return chosen;
 }
 
-function writeHash() {
+export function writeHash() {
   const fields = data.heads ? { head: state.head, row: state.row } : { row: state.row };
   if (values) Object.assign(fields, { tau: state.tau, mask: state.mask });
   fields.step = state.step;
@@ -73,7 +78,7 @@ function writeHash() {
   if (location.hash !== hash) {
     try {
       history.replaceState(null, "", hash);
-    } catch (error) {
+    } catch {
       location.replace(hash);
     }
   }
@@ -82,38 +87,34 @@ function writeHash() {
   share.scrollLeft = share.scrollWidth; // the state is at the end of the link
 }
 
-function tauIndex() {
-  return Math.max(0, generatedIndex(state.tau));
-}
-
-function variant() {
+export function variant() {
   if (!values) return null;
   if (editCount()) return editedVariant();
   const k = generatedIndex(state.tau);
-  return k >= 0 || !free ? data.variants[Math.max(k, 0) + ":" + state.mask] : freeVariant();
+  return k >= 0 || !state.free ? data.variants[Math.max(k, 0) + ":" + state.mask] : freeVariant();
 }
 
-const computed = new Map();
+export const computed = new Map();
 // A free temperature: R, S, M and what each row may read are those of every generated state with
 // this mask (they do not depend on tau); L, A and O are computed in float64.
 function freeVariant() {
   const id = state.head + ":" + state.tau + ":" + state.mask;
   if (computed.has(id)) return computed.get(id);
   const base = maskBase();
-  if (base.error || !free.M[state.mask]) return base;
-  const v = floatVariant(base, free.S, free.V, free.M[state.mask], null);
+  if (base.error || !state.free.M[state.mask]) return base;
+  const v = floatVariant(base, state.free.S, state.free.V, state.free.M[state.mask], null);
   computed.set(id, v);
   return v;
 }
 
-function maskBase() { // a generated state with this mask: what each row may read, R, S, M
-  const states = taus.map((_, k) => data.variants[k + ":" + state.mask]);
+export function maskBase() { // a generated state with this mask: what each row may read, R, S, M
+  const states = state.taus.map((_, k) => data.variants[k + ":" + state.mask]);
   return states.find((v) => !v.error) || states[0];
 }
 
 // L, A and O in float64 at the state's tau from S, M and V (and R, S themselves when the
 // inputs were edited)
-function floatVariant(base, S, V, M, R) {
+export function floatVariant(base, S, V, M, R) {
   const { L, A, O } = floatAttention(S, M, V, tauValue(state.tau), base);
   const text = (x) => (x === -Infinity ? "−∞" : x.toFixed(data.places));
   // exact where float64 needs no rounding: a masked weight is 0, a row reading one key gives it 1
@@ -122,7 +123,7 @@ function floatVariant(base, S, V, M, R) {
     const exact = weights ? exactWeight(i, j) : null;
     return exact !== null ? [null, exact, false] : [null, text(x), x !== -Infinity];
   }));
-  const v = { free: true, tau, readable: base.readable, zeros: base.zeros, passed: null, names: [],
+  const v = { free: true, readable: base.readable, zeros: base.zeros, passed: null, names: [],
     tables: { R: R ? cells(R, false) : base.tables.R, S: R ? cells(S, false) : base.tables.S, M: base.tables.M,
       L: cells(L, false), A: cells(A, true), O: cells(O, false) },
     weights: A.map((row, i) => row.map((x, j) => exactWeight(i, j) || text(x))), outputs: O.map((row) => row.map(text)) };
@@ -130,22 +131,8 @@ function floatVariant(base, S, V, M, R) {
   return v;
 }
 
-// L = (S + M) / tau, A = softmax(L), O = AV in float64; a row that reads no key takes the
-// weights of the generated state `base` (the row's policy)
-function floatAttention(S, M, V, tau, base) {
-  const L = S.map((row, i) => row.map((s, j) => (M[i][j] === null ? -Infinity : (s + M[i][j]) / tau)));
-  const A = L.map((row, i) => {
-    const top = Math.max(...row);
-    if (top === -Infinity) return base.weights ? base.weights[i].map(Number) : row.map(() => 0);
-    const e = row.map((l) => Math.exp(l - top));
-    const z = e.reduce((a, b) => a + b, 0);
-    return e.map((x) => x / z);
-  });
-  return { L, A, O: times(A, V) };
-}
-
 // a table cell: exact math (with its decimal), or a float64 value marked ≈
-function cellNode([id, decimal, approx], withDecimal = true) {
+export function cellNode([id, decimal, approx], withDecimal = true) {
   if (id === null) return el("span", { class: approx ? "approx" : null, text: (approx ? "≈ " : "") + decimal });
   const node = mathNode(id);
   return withDecimal && decimal ? el("span", {}, node, el("span", { class: "dec", text: decimal })) : node;

@@ -1,5 +1,11 @@
 // ---- the five-step walkthrough -----------------------------------------------------------
-function setUpWalk() {
+import { $, AUTOPLAY_MS, P, STEPS, data, el, fill, mathNode, sizes, values } from "./core.js";
+import { cellNode, state, variant } from "./state.js";
+import { change } from "./controls.js";
+import { inputsOf } from "./edit.js";
+import { drawWhenSeen, walkSeen, watcher } from "./speed.js";
+import { legendNodes, namesInStep } from "./lesson.js";
+export function setUpWalk() {
   const reduce = window.matchMedia("(prefers-reduced-motion: reduce)");
   const walk = $("walk");
   let timer = null;
@@ -46,7 +52,7 @@ function setUpWalk() {
   });
 }
 
-function renderWalk() {
+export function renderWalk() {
   $("walk-step").textContent = fill("step_of", { n: state.step });
   for (const tab of document.querySelectorAll("#walk-tabs [role=tab]")) {
     const selected = Number(tab.dataset.step) === state.step;
@@ -127,7 +133,7 @@ function keyRow(title, cells, readable, render) {
   }));
 }
 
-function keyTable(rows) {
+export function keyTable(rows) {
   return el("div", { class: "scroll" }, el("table", { class: "steps" },
     el("thead", {}, el("tr", {}, el("th", { text: "" }), ...data.colLabels.map((c) => el("th", { scope: "col", text: c })))),
     el("tbody", {}, ...rows)));
