@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import sympy as sp
 
@@ -171,7 +172,7 @@ class Problem:
 def stage_shapes(n_q: int, n_k: int, d_k: int, d_v: int) -> dict[str, tuple[int, int]]:
     """The shape of every stage from the four sizes."""
     return {"Q": (n_q, d_k), "K": (n_k, d_k), "V": (n_k, d_v),
-            **{name: (n_q, n_k) for name in "RSMLA"}, "O": (n_q, d_v)}
+            **dict.fromkeys("RSMLA", (n_q, n_k)), "O": (n_q, d_v)}
 
 
 @dataclass(frozen=True)
@@ -203,7 +204,7 @@ class ShapeProblem:
                     stage_shapes(self.n_q, self.n_k, self.d_k, self.d_v).items()}
         h = self.heads
         shapes = {"Q": (self.n_q, self.d_k), "K": (self.n_k, self.d_k), "V": (self.n_k, self.d_v),
-                  **{name: (h, self.n_q, self.n_k) for name in "RSMLA"},
+                  **dict.fromkeys("RSMLA", (h, self.n_q, self.n_k)),
                   "concat": (self.n_q, self.d_v), "W_O": (self.d_v, self.d_out or self.d_v),
                   "O": (self.n_q, self.d_out or self.d_v)}
         return {name: (shape if name == "W_O" else front + shape) for name, shape in shapes.items()}

@@ -12,7 +12,7 @@ import functools
 
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
-from typing import Callable, Mapping
+from collections.abc import Callable, Mapping
 
 import mpmath
 import sympy as sp

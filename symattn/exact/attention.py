@@ -9,7 +9,8 @@ generators and turned into SymPy sums in one pass.
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Callable, NamedTuple
+from collections.abc import Callable
+from typing import NamedTuple
 
 import mpmath
 import sympy as sp
@@ -214,7 +215,7 @@ def softmax_rows(problem: Problem, logits: list[list[LinearForm | None]],
     fractions = [None if nums is None else (nums, next(denominators)) for nums in numerators]
     n_k = problem.n_k
     A = []
-    for i, fraction in enumerate(fractions):
+    for fraction in fractions:
         if fraction is None:
             A.extend([ZERO if problem.fully_masked == "zero" else sp.Rational(1, n_k)] * n_k)
             continue

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 from functools import lru_cache
-from typing import Iterable, Mapping
+from collections.abc import Iterable, Mapping
 
 import sympy as sp
 

@@ -12,7 +12,7 @@ named by its key.
 from __future__ import annotations
 
 import dataclasses
-from typing import Mapping
+from collections.abc import Mapping
 
 import sympy as sp
 

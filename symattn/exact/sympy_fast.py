@@ -13,7 +13,7 @@ pyproject.toml.
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Iterable
+from collections.abc import Iterable
 
 import sympy as sp
 from sympy.core.add import _addsort

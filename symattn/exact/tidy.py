@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from math import gcd
-from typing import Sequence
+from collections.abc import Sequence
 
 import mpmath
 import sympy as sp

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import multiprocessing
 from pathlib import Path
-from typing import Callable
+from collections.abc import Callable
 
 from ..checks.invariants import check
 from ..derivation import Options, derive

@@ -8,7 +8,7 @@ refused, never guessed.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Mapping
+from collections.abc import Callable, Mapping
 
 import mpmath
 import sympy as sp

@@ -7,7 +7,7 @@ import io
 import itertools
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
+from collections.abc import Iterator
 
 from ..errors import InputError
 from ..limits import MAX_CSV_CELL, MAX_LABEL, MAX_SUBMISSIONS_BYTES
