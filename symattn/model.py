@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import sympy as sp
 
@@ -113,7 +113,7 @@ class Problem:
     key_tokens: tuple[str, ...] | None = None
     symbols: tuple[sp.Symbol, ...] = ()
     source: str = "<problem>"
-    answers: tuple = ()  # Claims (symattn.claims) from the file's [answers] table
+    answers: tuple[Any, ...] = ()  # Claims (symattn.claims) from the file's [answers] table
     grading: Grading = Grading()
     presentation: tuple[tuple[str, object], ...] = ()  # the file's [derivation] options
     projections: Projections | None = None  # Q = X W_Q, K = X W_K, V = X W_V when given
@@ -187,7 +187,7 @@ class ShapeProblem:
     title: str | None = None
     title_zh: str | None = None
     source: str = "<problem>"
-    answers: tuple = ()
+    answers: tuple[Any, ...] = ()
     grading: Grading = Grading()
     batch: int | None = None  # a leading batch axis of this size
     heads: int | None = None  # heads over which d_k and d_v are split
@@ -245,13 +245,16 @@ class Lazy:
         self.build = build
 
 
-class _Stage:
+T = TypeVar("T")
+
+
+class _Stage(Generic[T]):
     """A Trace field that may be given as Lazy; reading it always gives the value."""
 
     def __set_name__(self, owner: type, name: str) -> None:
         self.name = name
 
-    def __get__(self, trace: Any, owner: type | None = None) -> Any:
+    def __get__(self, trace: Any, owner: type | None = None) -> T:
         if trace is None:
             raise AttributeError(self.name)  # so that dataclass sees no default
         value = trace.__dict__[self.name]
@@ -259,7 +262,7 @@ class _Stage:
             value = trace.__dict__[self.name] = value.build()
         return value
 
-    def __set__(self, trace: Any, value: Any) -> None:  # only __init__ gets here (frozen)
+    def __set__(self, trace: Any, value: T | Lazy) -> None:  # only __init__ gets here (frozen)
         trace.__dict__[self.name] = value
 
 
@@ -276,15 +279,16 @@ class Trace:
     """
 
     problem: Problem
-    R: sp.ImmutableMatrix = _Stage()
-    S: sp.ImmutableMatrix = _Stage()
-    M: sp.ImmutableMatrix = _Stage()
-    L: sp.ImmutableMatrix = _Stage()
-    E: sp.ImmutableMatrix = _Stage()
-    Z: tuple[sp.Expr | None, ...] = _Stage()
-    A: sp.ImmutableMatrix
-    O: sp.ImmutableMatrix
-    readable: tuple[tuple[bool, ...], ...]
+    R: _Stage[sp.ImmutableMatrix] = _Stage()
+    S: _Stage[sp.ImmutableMatrix] = _Stage()
+    M: _Stage[sp.ImmutableMatrix] = _Stage()
+    L: _Stage[sp.ImmutableMatrix] = _Stage()
+    E: _Stage[sp.ImmutableMatrix] = _Stage()
+    Z: _Stage[tuple[sp.Expr | None, ...]] = _Stage()
+    # _Stage() is no default (dataclass reads none from the class), which mypy cannot know
+    A: sp.ImmutableMatrix  # type: ignore[misc]
+    O: sp.ImmutableMatrix  # type: ignore[misc]
+    readable: tuple[tuple[bool, ...], ...]  # type: ignore[misc]
     fully_masked_rows: tuple[int, ...] = ()
 
     def __getstate__(self) -> dict[str, Any]:
@@ -345,7 +349,7 @@ class MultiHeadProblem:
     title: str | None = None
     source: str = "<problem>"
     presentation: tuple[tuple[str, object], ...] = ()
-    answers: tuple = ()  # claims about the output: O is MHA(X) here
+    answers: tuple[Any, ...] = ()  # claims about the output: O is MHA(X) here
     grading: Grading = Grading()
     title_zh: str | None = None
     page: Lesson | None = None  # the file's [page] table (predictions and a claim)

@@ -14,7 +14,7 @@ SHAPE_KEYS = frozenset({"Q", "K", "V", "W_O", "batch", "heads"})
 
 
 def shape_problem(reader: Any, data: Mapping[str, Any], inputs: Mapping[str, Any],
-                  answers: tuple, grading: Grading) -> ShapeProblem:
+                  answers: tuple[Any, ...], grading: Grading) -> ShapeProblem:
     """Q, K, V given as {shape = [rows, columns]}, optionally batch = b, heads = h and W_O:
     only shapes can be derived and judged."""
     if "attention" in data:
