@@ -20,7 +20,8 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from . import extras, report, svgplot
 from .cases import Case, log_case, random_case
@@ -96,7 +97,7 @@ def run_case(case: Case, keys: Sequence[str], args: argparse.Namespace,
             continue
         log(f"  {case.name}: {method.name} ...")
         naive = method.key.startswith("naive")
-        m = measure(lambda: method.compute(case), args.repeats if naive else args.fast_repeats,
+        m = measure(lambda method=method: method.compute(case), args.repeats if naive else args.fast_repeats,
                     args.cap if naive else 10 * args.cap,
                     summarize_symbolic if method.symbolic else None)
         if m.status == "timeout":

@@ -17,7 +17,8 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from .cases import Case, random_case
 from .timing import call_in_child, repeat_steps
@@ -65,7 +66,7 @@ def numeric_steps(case: Case, digits: int = 50, with_evalf: bool = True) -> dict
 
 def measure_numeric(n: int, d_ks: list[int], repeats: int, cap: float) -> list[dict[str, Any]]:
     """numeric_steps for each d_k at size n, medians over fresh children."""
-    return [{"n": n, "d_k": d_k, **repeat_steps(lambda: numeric_steps(random_case(n, d_k)),
+    return [{"n": n, "d_k": d_k, **repeat_steps(lambda d_k=d_k: numeric_steps(random_case(n, d_k)),
                                                  repeats, cap)} for d_k in d_ks]
 
 
@@ -106,8 +107,8 @@ def measure_latex(n: int, d_ks: list[int], repeats: int, cap: float) -> list[dic
     rows = []
     for d_k in d_ks:
         case = random_case(n, d_k)
-        parts = repeat_steps(lambda: latex_steps(case), repeats, cap)
-        whole = repeat_steps(lambda: latex_whole(case), repeats, cap)
+        parts = repeat_steps(lambda case=case: latex_steps(case), repeats, cap)
+        whole = repeat_steps(lambda case=case: latex_whole(case), repeats, cap)
         rows.append({"n": n, "d_k": d_k, **parts, "render": whole.get("render")})
     return rows
 

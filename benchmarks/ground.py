@@ -13,7 +13,8 @@ import argparse
 import hashlib
 import json
 import sys
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from .cases import random_case
 from .methods import symattn_attention, warm_up
@@ -47,7 +48,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for d_k in args.d_k:
         for n in args.n:
             case = random_case(n, d_k)
-            m = measure(lambda: symattn_attention(case), args.repeats, args.cap, digest)
+            m = measure(lambda case=case: symattn_attention(case), args.repeats, args.cap, digest)
             rows.append({"n": n, "d_k": d_k, "status": m.status, "median": m.median,
                          "runs": len(m.times), "digest": (m.summary or {}).get("digest")})
     json.dump({"ground_types": GROUND_TYPES, "flint": flint_version, "rows": rows}, sys.stdout)

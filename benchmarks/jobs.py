@@ -60,7 +60,8 @@ def write_problem(directory: Path, family: str, n: int) -> Path:
 
 
 def family_jobs(directory: Path, family: str, n: int) -> list[Job]:
-    """solve in four formats (and the summary LaTeX up to n = 32), check and verify on the family's problem of n tokens."""
+    """solve in four formats (and the summary LaTeX up to n = 32), check and verify on the
+    family's problem of n tokens."""
     path = str(write_problem(directory, family, n))
     jobs = [Job(f"solve-{fmt}", family, n, ("solve", path, "--format", fmt))
             for fmt in ("text", "json", "latex", "markdown")]

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from .cases import Case
 from .naive import mpmath_attention, naive_plain, naive_simplify
@@ -25,7 +26,7 @@ def symattn_status() -> str | None:
     """Return None if symattn.attention is importable, else a short reason."""
     try:
         module = importlib.import_module("symattn")
-        getattr(module, "attention")
+        getattr(module, "attention")  # noqa: B009 (reading it is the check)
     except Exception as exc:  # the package may be mid-construction
         return f"{type(exc).__name__}: {exc}"
     return None

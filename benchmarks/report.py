@@ -69,7 +69,7 @@ def machine() -> dict[str, Any]:
         "cpu": cpu, "cores": os.cpu_count(), "usable_cores": len(os.sched_getaffinity(0)),
         "memory_gb": memory, "os": platform.platform(), "python": platform.python_version(),
         "sympy": sympy.__version__, "mpmath": mpmath.__version__, "ground_types": GROUND_TYPES,
-        "commit": commit, "date": datetime.datetime.now(datetime.timezone.utc)
+        "commit": commit, "date": datetime.datetime.now(datetime.UTC)
         .strftime("%Y-%m-%d %H:%M UTC"),
     }
 

@@ -91,7 +91,7 @@ def _series(p: Panel, rows: list[dict[str, Any]], key: str, cap: float) -> list[
 
 def _legend(width: float, y0: float, label_cap: str) -> list[str]:
     out, x = [], LEFT
-    for key, (label, colour, dash) in STYLE.items():
+    for label, colour, dash in STYLE.values():
         dashed = f' stroke-dasharray="{dash}"' if dash else ""
         out += [f'<line x1="{x}" y1="{y0}" x2="{x + 24}" y2="{y0}" stroke="{colour}" '
                 f'stroke-width="2"{dashed}/>', _text(x + 30, y0 + 4, label, 11, "start")]

@@ -9,7 +9,8 @@ import sys
 import time
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from sympy.core.cache import clear_cache
 

@@ -17,7 +17,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from .jobs import FAMILIES, FAMILY_COMMANDS, Job, family_jobs
 

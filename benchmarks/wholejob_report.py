@@ -173,7 +173,8 @@ def section(results: dict[str, Any], before: dict[str, Any] | None = None,
              f"{len(results['import_sympy_runs'])}, before and after the jobs). A cell reads "
              "*seconds (imports, CPU seconds)*, where imports = (seconds − import sympy) / import "
              "sympy, the issue's measure, and CPU is the process's user + system time (steadier "
-             f"than wall time on a loaded machine). Time limit {results['limit']:g} s per job (\"> limit\"); a job that "
+             f"than wall time on a loaded machine). Time limit {results['limit']:g} s per job "
+             "(\"> limit\"); a job that "
              "passed it is not run at larger n. Load average (1, 5, 15 min) before / after: "
              f"{_load(results['load_before'])} / {_load(results['load_after'])}; whole run "
              f"{results['seconds'] / 60:.1f} min."]

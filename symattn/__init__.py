@@ -39,11 +39,24 @@ __all__ = sorted(_HOMES)
 
 def __getattr__(name: str) -> Any:
     """Import public names on first use, so `symattn --help` does not wait for SymPy."""
+    if name == "__version__":
+        return version()
     if name not in _HOMES:
         raise AttributeError(f"module 'symattn' has no attribute {name!r}")
     value = getattr(import_module(f".{_HOMES[name]}", __name__), name)
     globals()[name] = value
     return value
+
+
+def version() -> str:
+    """The installed distribution's version (symattn.__version__); "0+unknown" from a bare tree."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed  # lazy: 30 ms that only --version needs
+
+    try:
+        return installed("symattn")
+    except PackageNotFoundError:
+        return "0+unknown"
 
 
 if "IPython" in sys.modules:  # in a notebook a trace displays as its derivation

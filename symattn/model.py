@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any, Generic, TypeVar
 
 import sympy as sp
 
@@ -112,7 +113,7 @@ class Problem:
     key_tokens: tuple[str, ...] | None = None
     symbols: tuple[sp.Symbol, ...] = ()
     source: str = "<problem>"
-    answers: tuple = ()  # Claims (symattn.claims) from the file's [answers] table
+    answers: tuple[Any, ...] = ()  # Claims (symattn.claims) from the file's [answers] table
     grading: Grading = Grading()
     presentation: tuple[tuple[str, object], ...] = ()  # the file's [derivation] options
     projections: Projections | None = None  # Q = X W_Q, K = X W_K, V = X W_V when given
@@ -171,7 +172,7 @@ class Problem:
 def stage_shapes(n_q: int, n_k: int, d_k: int, d_v: int) -> dict[str, tuple[int, int]]:
     """The shape of every stage from the four sizes."""
     return {"Q": (n_q, d_k), "K": (n_k, d_k), "V": (n_k, d_v),
-            **{name: (n_q, n_k) for name in "RSMLA"}, "O": (n_q, d_v)}
+            **dict.fromkeys("RSMLA", (n_q, n_k)), "O": (n_q, d_v)}
 
 
 @dataclass(frozen=True)
@@ -186,7 +187,7 @@ class ShapeProblem:
     title: str | None = None
     title_zh: str | None = None
     source: str = "<problem>"
-    answers: tuple = ()
+    answers: tuple[Any, ...] = ()
     grading: Grading = Grading()
     batch: int | None = None  # a leading batch axis of this size
     heads: int | None = None  # heads over which d_k and d_v are split
@@ -203,7 +204,7 @@ class ShapeProblem:
                     stage_shapes(self.n_q, self.n_k, self.d_k, self.d_v).items()}
         h = self.heads
         shapes = {"Q": (self.n_q, self.d_k), "K": (self.n_k, self.d_k), "V": (self.n_k, self.d_v),
-                  **{name: (h, self.n_q, self.n_k) for name in "RSMLA"},
+                  **dict.fromkeys("RSMLA", (h, self.n_q, self.n_k)),
                   "concat": (self.n_q, self.d_v), "W_O": (self.d_v, self.d_out or self.d_v),
                   "O": (self.n_q, self.d_out or self.d_v)}
         return {name: (shape if name == "W_O" else front + shape) for name, shape in shapes.items()}
@@ -253,13 +254,16 @@ class Lazy:
         self.build = build
 
 
-class _Stage:
+T = TypeVar("T")
+
+
+class _Stage(Generic[T]):
     """A Trace field that may be given as Lazy; reading it always gives the value."""
 
     def __set_name__(self, owner: type, name: str) -> None:
         self.name = name
 
-    def __get__(self, trace: Any, owner: type | None = None) -> Any:
+    def __get__(self, trace: Any, owner: type | None = None) -> T:
         if trace is None:
             raise AttributeError(self.name)  # so that dataclass sees no default
         value = trace.__dict__[self.name]
@@ -267,7 +271,7 @@ class _Stage:
             value = trace.__dict__[self.name] = value.build()
         return value
 
-    def __set__(self, trace: Any, value: Any) -> None:  # only __init__ gets here (frozen)
+    def __set__(self, trace: Any, value: T | Lazy) -> None:  # only __init__ gets here (frozen)
         trace.__dict__[self.name] = value
 
 
@@ -284,15 +288,16 @@ class Trace:
     """
 
     problem: Problem
-    R: sp.ImmutableMatrix = _Stage()
-    S: sp.ImmutableMatrix = _Stage()
-    M: sp.ImmutableMatrix = _Stage()
-    L: sp.ImmutableMatrix = _Stage()
-    E: sp.ImmutableMatrix = _Stage()
-    Z: tuple[sp.Expr | None, ...] = _Stage()
-    A: sp.ImmutableMatrix
-    O: sp.ImmutableMatrix
-    readable: tuple[tuple[bool, ...], ...]
+    R: _Stage[sp.ImmutableMatrix] = _Stage()
+    S: _Stage[sp.ImmutableMatrix] = _Stage()
+    M: _Stage[sp.ImmutableMatrix] = _Stage()
+    L: _Stage[sp.ImmutableMatrix] = _Stage()
+    E: _Stage[sp.ImmutableMatrix] = _Stage()
+    Z: _Stage[tuple[sp.Expr | None, ...]] = _Stage()
+    # _Stage() is no default (dataclass reads none from the class), which mypy cannot know
+    A: sp.ImmutableMatrix  # type: ignore[misc]
+    O: sp.ImmutableMatrix  # type: ignore[misc]
+    readable: tuple[tuple[bool, ...], ...]  # type: ignore[misc]
     fully_masked_rows: tuple[int, ...] = ()
 
     def __getstate__(self) -> dict[str, Any]:
@@ -353,7 +358,7 @@ class MultiHeadProblem:
     title: str | None = None
     source: str = "<problem>"
     presentation: tuple[tuple[str, object], ...] = ()
-    answers: tuple = ()  # claims about the output: O is MHA(X) here
+    answers: tuple[Any, ...] = ()  # claims about the output: O is MHA(X) here
     grading: Grading = Grading()
     title_zh: str | None = None
     page: Lesson | None = None  # the file's [page] table (predictions and a claim)

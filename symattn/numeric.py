@@ -12,7 +12,7 @@ import functools
 
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
-from typing import Callable, Mapping
+from collections.abc import Callable, Mapping
 
 import mpmath
 import sympy as sp
@@ -295,7 +295,8 @@ def decimal_string(expr: sp.Expr, places: int, values: Mapping[sp.Symbol, sp.Exp
 def decimal_of(x: mpmath.mpf, places: int) -> str:
     """A number known to at least places + 20 significant digits, as decimal_string writes it."""
     if abs(x) >= 10 ** SCIENTIFIC_FROM:
-        return _scientific(*to_digits_exp(x._mpf_, places + 12), places)
+        # to_digits_exp returns (sign, digits, exponent); mypy misreads mpmath's untyped body
+        return _scientific(*to_digits_exp(x._mpf_, places + 12), places)  # type: ignore[call-arg]
     ctx = context(places + SCIENTIFIC_FROM + 20)
     return _fixed(int(ctx.nint(ctx.mpf(x) * ctx.mpf(10) ** places)), places)
 

@@ -24,7 +24,8 @@ import traceback
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import mpmath
 import pytest
@@ -291,7 +292,10 @@ toml_junk = st.recursive(
     max_leaves=10)
 
 
-def matrix(rows: int, cols: int, entries=st.sampled_from(NICE_ENTRIES)):
+NICE = st.sampled_from(NICE_ENTRIES)
+
+
+def matrix(rows: int, cols: int, entries=NICE):
     return st.lists(st.lists(entries, min_size=cols, max_size=cols), min_size=rows, max_size=rows)
 
 
@@ -523,18 +527,18 @@ def test_command_line_exits_0_1_or_2_with_one_line_errors(text, command, answers
     "os-system", "open", "pathlib", "exec", "eval", "subclasses", "lambda", "compile", "getattr",
     "shell", "backticks", "write18"])
 def test_code_in_every_field_of_a_problem_never_runs(tmp_path, code):
-    literal = "'''" + code + "'''"
-    text = ("title = {c}\ntokens = [{c}, 'b']\n[input]\nQ = [[{c}], [1]]\nK = [[1], [2]]\n"
-            "V = [[1], [{c}]]\n[attention]\ntemperature = {c}\nbias = [[{c}, 0], [0, 0]]\n"
-            "[answers]\n'A[1,1]' = {c}\n'O' = [[{c}], [1]]\n").format(c=literal)
+    c = "'''" + code + "'''"  # the code as a TOML literal string
+    text = (f"title = {c}\ntokens = [{c}, 'b']\n[input]\nQ = [[{c}], [1]]\nK = [[1], [2]]\n"
+            f"V = [[1], [{c}]]\n[attention]\ntemperature = {c}\nbias = [[{c}, 0], [0, 0]]\n"
+            f"[answers]\n'A[1,1]' = {c}\n'O' = [[{c}], [1]]\n")
     path = tmp_path / "p.toml"
     path.write_text(text, encoding="utf-8")
     for argv in (["solve", str(path)], ["verify", str(path)], ["check", str(path)]):
         code_, out, err = run_cli(argv)
         assert code_ == 2 and err.startswith(f"error: {path}, "), err
     # The same code as labels and claims (which are never parsed as values) is inert text.
-    fine = ("title = {c}\ntokens = [{c}, 'b']\n[input]\nQ = [[1], [1]]\nK = [[1], [2]]\n"
-            "V = [[1], [2]]\n[answers]\n'A[1,1]' = {c}\n").format(c=literal)
+    fine = (f"title = {c}\ntokens = [{c}, 'b']\n[input]\nQ = [[1], [1]]\nK = [[1], [2]]\n"
+            f"V = [[1], [2]]\n[answers]\n'A[1,1]' = {c}\n")
     path.write_text(fine, encoding="utf-8")
     assert run_cli(["verify", str(path)])[0] == 1
     for fmt in ("latex", "markdown", "json", "text"):

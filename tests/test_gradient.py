@@ -47,8 +47,11 @@ def test_seed_against_an_independent_backward_pass(seed):
     A = [[F(1), F(0), F(0)], [F(1, 10), F(9, 10), F(0)], [F(1, 6), F(1, 2), F(1, 3)]]
     V = [[2, 0], [0, 4], [6, 2]]
     dA, dL, dV = backward_by_hand(A, V, [[1, 1]] * 3)
-    as_sympy = lambda rows: sp.Matrix([[sp.Rational(x.numerator, x.denominator) if isinstance(
-        x, F) else x for x in row] for row in rows])  # noqa: E731
+
+    def as_sympy(rows):
+        return sp.Matrix([[sp.Rational(x.numerator, x.denominator) if isinstance(x, F) else x
+                           for x in row] for row in rows])
+
     assert seed["dA"] == as_sympy(dA) and seed["dL"] == as_sympy(dL) and seed["dV"] == as_sympy(dV)
     # τ = 1 and d_k = 1: dR = dS = dL; dQ = dR K with K = (0, ln 3, ln 2), dK = dRᵀ Q, Q = (1, 2, 1)
     K, Q = [0, LN3, LN2], [1, 2, 1]

@@ -205,7 +205,7 @@ superscripts): each must compile in TeX and render in KaTeX; plain names print a
 def symbolic_trace():
     n = len(SYMBOL_NAMES)
     return symattn.attention([[name] for name in SYMBOL_NAMES], [[1]] * n, [[1]] * n,
-                             symbols={name: "real" for name in SYMBOL_NAMES})
+                             symbols=dict.fromkeys(SYMBOL_NAMES, "real"))
 
 
 def test_symbol_names_compile_in_tex_and_render_in_katex():

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 import threading
-from typing import Callable
+from collections.abc import Callable
 
 import pytest
 import sympy as sp
@@ -533,7 +533,7 @@ def test_grading_command_ranges(example, tmp_path, capsys, option, at, past):
 # 1e15 on) and a cross-check at raised working precision, in every format and on the page;
 # larger ones are refused up front (limits.MAX_LOGIT_DIGITS).
 
-TEN_100 = 4342944819032518276511289189166050822943970058036665661144537831658646492088707747292249493384317484  # floor(10^100 log10 e) + 1: e^(-10^100) is 6.5e-TEN_100
+TEN_100 = 4342944819032518276511289189166050822943970058036665661144537831658646492088707747292249493384317484  # noqa: E501 floor(10^100 log10 e) + 1: e^(-10^100) is 6.5e-TEN_100
 BIG = {  # name -> (file body, A's decimals, a decimal the derivation shows); each tiny weight was
     # checked against mpmath at 150 digits (e.g. 1/(1 + e^9950) = 5.8871e-4322)
     "logit-9950": ('Q = [["-9950"]]\nK = [[1], [0]]\nV = [[1], [2]]\n', [["5.9e-4322", "1.0000"]],
@@ -702,7 +702,7 @@ def test_subs_values_meet_the_gates_of_file_values(tmp_path, capsys, entry, valu
     assert cli.main(["solve", str(written)]) == 2
     reason = capsys.readouterr().err.split(": ", 2)[2]
     for command in ("solve", "check", "limits"):
-        assert _outcome(lambda: cli.main([command, str(symbolic), "--subs",
+        assert _outcome(lambda command=command: cli.main([command, str(symbolic), "--subs",
                                           f"theta={value}"]), 60) is None
         err = capsys.readouterr().err
         assert err.startswith(f"error: {symbolic}, input.Q[1][1]: at theta = "), err

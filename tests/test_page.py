@@ -163,7 +163,8 @@ def test_the_page_script_loses_its_comments_but_no_string():
     script = ('  // a whole-line comment\n  const a = "x // y"; // gone\n  f(`a // b`, \'c\\\' // d\'); // gone\n'
               '  s.replace(/"/g, "") // kept: the quote in the expression pairs with no other\n  g(1);\n')
     assert without_comment_lines(script) == ('const a = "x // y";\nf(`a // b`, \'c\\\' // d\');\n'
-                                             's.replace(/"/g, "") // kept: the quote in the expression pairs with no other\ng(1);')
+                                             's.replace(/"/g, "") // kept: the quote in the '
+                                             'expression pairs with no other\ng(1);')
 
 
 # ---- the KaTeX symattn ships -------------------------------------------------------------------

@@ -139,7 +139,8 @@ def run(tmp_path_factory) -> dict:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     jobs = [{"name": "heads", "page": pages["heads"], "scenario": "heads"},
             {"name": "timing", "page": pages["heads"], "scenario": "timing"},
-            {"name": "heads-t", "page": pages["heads-t"], "scenario": "open", "hash": "head=2&row=2&tau=1.234&mask=off"},
+            {"name": "heads-t", "page": pages["heads-t"], "scenario": "open",
+             "hash": "head=2&row=2&tau=1.234&mask=off"},
             {"name": "symbolic", "page": pages["symbolic"], "scenario": "symbolic"}]
     shots = [("heads", "head=2&row=2&tau=1&mask=off&step=4&X=1.2:1/2&W_Q_2=2.1:2&W_O=3.1:-1", "edit-block"),
              ("heads", "head=2&row=2&tau=1&mask=off&step=4&X=1.2:1/2&W_Q_2=2.1:2&W_O=3.1:-1", "heads-block"),

@@ -178,7 +178,8 @@ def browser(tmp_path_factory) -> dict:
         (folder / f"{name}.html").write_text(build_page(load_problem(path), lang=lang), encoding="utf-8")
     # both heads causal at τ = 1: two states that differ only by their head
     same = TWO_HEADS.read_text(encoding="utf-8").split("[answers]")[0]
-    (folder / "same.toml").write_text(same.replace('attention = {mask = "none", scale = "none"}\n', ""), encoding="utf-8")
+    (folder / "same.toml").write_text(same.replace('attention = {mask = "none", scale = "none"}\n', ""),
+                                      encoding="utf-8")
     (folder / "same.html").write_text(build_page(load_problem(folder / "same.toml"), lang="en"), encoding="utf-8")
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page = str(folder / "heads.html")

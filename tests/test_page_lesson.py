@@ -28,7 +28,8 @@ from symattn.page.data import MathStore, collect
 DEMO = ROOT / "worked_examples" / "05_five_tokens_temperature" / "problem.toml"
 EXAMPLE_02 = ROOT / "worked_examples" / "02_causal_three_positions" / "problem.toml"
 BASE = '[input]\nQ = [[1], [2]]\nK = [[0], [1]]\nV = [[1], [3]]\n[page]\n'
-HOSTILE = BASE + '''predictions = ["</script><script>alert(1)</script>", "<img src=x onerror=alert(2)>", "$\\\\input{x}$ & {{p:lab}}"]
+HOSTILE = BASE + '''predictions = ["</script><script>alert(1)</script>", "<img src=x onerror=alert(2)>", \
+"$\\\\input{x}$ & {{p:lab}}"]
 claim = "<b>bold</b> & <i>x</i>"
 claim_answer = true
 claim_reason = "</details><button id=evil>x</button>"

@@ -244,7 +244,7 @@ def _names(trace) -> list[str]:
 def test_names_avoid_every_declared_symbol():
     letters = "a b c d t u w z g p q".split()
     trace = symattn.attention([[1, 0], [0, 1]], [[1, 0], [0, 1]], [["a", "b"], ["c", "d"]],
-                              symbols={name: "real" for name in letters})
+                              symbols=dict.fromkeys(letters, "real"))
     assert _names(trace) == ["a_1", "r", "p_1"]
     Q, K, V = [[1], [2]], [["sqrt(2)"], ["sqrt(3)"], [0]], [[1], [0], [2]]
     assert _names(symattn.attention(Q, K, V)) == ["t_1", "t_2"]

@@ -35,7 +35,7 @@ def test_the_check_proves_every_family_exactly():
     trace = symattn.attention([["ln(2)", "sqrt(2)"], [1, "0.85"], ["-ln(3)", 0]],
                               [[1, "ln(5)"], ["1/sqrt(5)", -1], [0, 2]], [[1, 0], [0, 1], [2, 3]],
                               mask="causal", temperature="tau", symbols={"tau": "positive"})
-    result = dict((r.check, r) for r in symattn.check(trace).results)["nonnegative"]
+    result = {r.check: r for r in symattn.check(trace).results}["nonnegative"]
     assert result.passed is True and result.detail == "exactly"
 
 

@@ -196,7 +196,8 @@ def _q(row: str) -> str:
 ERRORS = [
     # unknown keys
     ("foo = 1\n" + BASE,
-     "p.toml, foo: unknown key (expected one of answers, attention, derivation, gradient, grading, heads, input, key_tokens, page, sweep, symbols, title, "
+     "p.toml, foo: unknown key (expected one of answers, attention, derivation, gradient, grading, "
+     "heads, input, key_tokens, page, sweep, symbols, title, "
      "title_zh, tokens)", InputError, "unknown-top-level-key"),
     (BASE + "W = [[1]]\n",
      "p.toml, input.W: unknown key (expected one of K, L, Q, R, S, V, W_K, W_O, W_Q, W_V, X, Y, "
@@ -205,7 +206,8 @@ ERRORS = [
      "p.toml, attention.masks: unknown key (expected one of bias, fully_masked, keep, "
      "key_lengths, mask, masked, scale, temperature)", InputError, "unknown-attention-key"),
     ('"a\\u202eb" = 1\n' + BASE,
-     "p.toml, 'a\\u202eb': unknown key (expected one of answers, attention, derivation, gradient, grading, heads, input, key_tokens, page, sweep, symbols, "
+     "p.toml, 'a\\u202eb': unknown key (expected one of answers, attention, derivation, gradient, "
+     "grading, heads, input, key_tokens, page, sweep, symbols, "
      "title, title_zh, tokens)", InputError, "unknown-key-with-bidi-quoted"),
     # missing and mistyped tables
     ('title = "x"\n', "p.toml, input: missing table", InputError, "missing-input"),
@@ -213,11 +215,14 @@ ERRORS = [
      "input-not-table"),
     ("attention = 1\n" + BASE, "p.toml, attention: must be a table, not an integer", InputError,
      "attention-not-table"),
-    ("[input]\nK = [[1]]\nV = [[1]]\n", "p.toml, input.Q: missing (Q, K and V, X with W_Q, W_K and W_V, or scores R, S or L with V)",
+    ("[input]\nK = [[1]]\nV = [[1]]\n", "p.toml, input.Q: missing (Q, K and V, X with W_Q, W_K and W_V, "
+     "or scores R, S or L with V)",
      InputError, "missing-Q"),
-    ("[input]\nQ = [[1]]\nV = [[1]]\n", "p.toml, input.K: missing (Q, K and V, X with W_Q, W_K and W_V, or scores R, S or L with V)",
+    ("[input]\nQ = [[1]]\nV = [[1]]\n", "p.toml, input.K: missing (Q, K and V, X with W_Q, W_K and W_V, "
+     "or scores R, S or L with V)",
      InputError, "missing-K"),
-    ("[input]\nQ = [[1]]\nK = [[1]]\n", "p.toml, input.V: missing (Q, K and V, X with W_Q, W_K and W_V, or scores R, S or L with V)",
+    ("[input]\nQ = [[1]]\nK = [[1]]\n", "p.toml, input.V: missing (Q, K and V, X with W_Q, W_K and W_V, "
+     "or scores R, S or L with V)",
      InputError, "missing-V"),
     # shapes, with both shapes named
     (_q("[1, 0], [0]"), "p.toml, input.Q[2]: has 1 entries but row 1 has 2", InputError,

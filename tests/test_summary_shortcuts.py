@@ -74,7 +74,9 @@ def test_expanded_product_is_sympys_expanded_product(pair):
 
 def _whole_line_vector(entries: list[str], fit: Fit) -> list[str] | None:
     """The row vector broken by measuring every candidate line whole (the reference)."""
-    fits = lambda line: width(line) * SAFETY <= fit.points
+    def fits(line):
+        return width(line) * SAFETY <= fit.points
+
     whole = r"\bigl(" + ", ".join(entries) + r"\bigr)"
     if fits(whole):
         return [whole]
@@ -229,7 +231,10 @@ def test_decimal_display_forms_are_what_rebuilding_each_node_gives(source, tmp_p
     fast = [shown.decimals_shown(v) for v in values]
     monkeypatch.setattr(shown, "rebuilt", lambda value, args: value.func(*args))
     reference = [shown.decimals_shown(v) for v in values]
-    flat = lambda v: list(v) if isinstance(v, sp.MatrixBase) else [v]
+
+    def flat(v):
+        return list(v) if isinstance(v, sp.MatrixBase) else [v]
+
     assert any(b != x for f, v in zip(fast, values) for b, x in zip(flat(f), flat(v)))
     for built, expected in zip(fast, reference):
         assert all(same(b, e) for b, e in zip(flat(built), flat(expected)))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import Iterator
+from collections.abc import Iterator
 
 import mpmath
 import sympy as sp
@@ -30,7 +30,7 @@ def check_gradients(g: Gradients, digits: int = 60) -> GradientCheck:
         stride = len(targets) / MAX_ENTRIES
         targets = [targets[int(k * stride)] for k in range(MAX_ENTRIES)]
     worst, where = ctx.zero, ""
-    for name, label, perturb, gradient in targets:
+    for _name, label, perturb, gradient in targets:
         up, down = (_loss(ctx, perturb(sign * STEP), dO, digits, values) for sign in (1, -1))
         numeric = (up - down) / (2 * ctx.mpf(STEP.p) / STEP.q)
         difference = abs(ctx.mpf(exact(gradient)) - numeric)

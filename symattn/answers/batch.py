@@ -16,7 +16,7 @@ import resource
 import time
 from collections import deque
 from multiprocessing.connection import Connection, wait
-from typing import Callable
+from collections.abc import Callable
 
 from ..limits import MISTAKE_CPU_SECONDS, WORKER_MEMORY_BYTES
 from ..model import Facts, Grading

@@ -10,7 +10,7 @@ one only when it is asked for, so a right answer never pays for the diagnosis of
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Callable
+from collections.abc import Callable
 
 import sympy as sp
 

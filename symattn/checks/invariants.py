@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import replace
 from fractions import Fraction
-from typing import Mapping
+from collections.abc import Mapping
 
 import mpmath
 import sympy as sp

@@ -7,6 +7,7 @@ from typing import Any
 
 from ..vocabulary import DETAIL_CHOICES, FORMATS, HEADINGS, LANGUAGES
 from .output import UsageError
+from .version import Version
 
 DOCUMENT_FORMATS = FORMATS
 
@@ -22,6 +23,7 @@ def build_parser() -> argparse.ArgumentParser:
     """Every subcommand and its options (argparse only: nothing heavy is imported)."""
     parser = Parser(prog="symattn", description="Exact scaled dot-product attention, "
                      "every stage shown and checked.")
+    parser.add_argument("--version", action=Version, help="show the installed version and exit")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
     solve = commands.add_parser("solve", help="compute every stage of a problem file")
     solve.add_argument("file", help="problem file (TOML)")

@@ -110,7 +110,7 @@ def _values(naming) -> dict[sp.Symbol, sp.Expr]:
     return values
 
 
-def _display(trace: Trace, inner: dict, whole: dict, form: Form) -> "Shown":
+def _display(trace: Trace, inner: dict, whole: dict, form: Form) -> Shown:
     """Every stage as shown: names substituted, S as R/√d_k, O in the weights' names."""
     p = trace.problem
     display = {name: form(trace.stage(name).xreplace(inner) if name in NAMED else trace.stage(name))
@@ -126,13 +126,19 @@ def _display(trace: Trace, inner: dict, whole: dict, form: Form) -> "Shown":
                 for s, ok in zip(display["S"], (x for row in trace.readable for x in row))])
     display["A"] = trace.A.applyfunc(lambda x: whole.get(x, form(x.xreplace(inner))))
     display["E"] = form(trace.E.xreplace(inner))
-    numerators = lambda: form(expanded_product(trace.E.xreplace(inner), p.V))  # O_ic Z_i
+
+    def numerators():  # O_ic Z_i
+        return form(expanded_product(trace.E.xreplace(inner), p.V))
+
     if whole and all(x.is_Rational or x in whole for x in trace.A):
         display["O"] = form(sp.ImmutableMatrix(display["A"] * p.V).applyfunc(sp.expand))
     if p.projections is not None:
         display.update({name: form(getattr(p.projections, name)) for name in PROJECTED
                         if getattr(p.projections, name) is not None})
-    weights = lambda: form(trace.A.xreplace(inner))  # with a and t but without p, q, ...
+
+    def weights():  # with a and t but without p, q, ...
+        return form(trace.A.xreplace(inner))
+
     return Shown(display, {"N": numerators, "W": weights})
 
 

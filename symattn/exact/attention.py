@@ -9,7 +9,8 @@ generators and turned into SymPy sums in one pass.
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Callable, NamedTuple
+from collections.abc import Callable, Sequence
+from typing import NamedTuple, cast
 
 import mpmath
 import sympy as sp
@@ -18,9 +19,9 @@ from ..errors import InputError, ProblemError
 from ..limits import MAX_LOGIT_DIGITS
 from ..model import Lazy, Problem, Trace
 from ..numeric import LOG10_2, Evaluator
-from .linear import (ONE, Exponentiator, LinearForm, add, dot, linear_form, multiply,
+from .linear import (Exponentiator, LinearForm, add, dot, linear_form, multiply,
                      rational_matmul_t, to_expr)
-from .sympy_fast import (add_term, build_sums, collect, immutable_matrix, is_zero_number,
+from .sympy_fast import (ONE, Polynomial, add_term, build_sums, collect, immutable_matrix, is_zero_number,
                          plain_unit, python_rational, times_inverse)
 
 NEG_INF = sp.S.NegativeInfinity
@@ -111,9 +112,10 @@ def refuse_huge_logits(problem: Problem, logits: list[list[LinearForm | None]]) 
                 continue
             seen.add(id(form))
             bounds = [(c, magnitude(b)) for b, c in form.items()]
-            if any(m is None for _, m in bounds) or max(
+            known = [(c, m) for c, m in bounds if m is not None]
+            if len(known) < len(bounds) or max(
                     (abs(c.numerator).bit_length() - c.denominator.bit_length() + 1 + m
-                     for c, m in bounds), default=0) + len(bounds).bit_length() <= LOGIT_BITS:
+                     for c, m in known), default=0) + len(bounds).bit_length() <= LOGIT_BITS:
                 continue
             size = ctx.fsum(abs(ctx.mpf(c.numerator) / c.denominator * evaluator(b))
                             for b, c in form.items())
@@ -183,7 +185,7 @@ def raw_scores(problem: Problem) -> Grid:
 
 def _shared(grid: Grid) -> Grid:
     """The grid with equal forms replaced by one object."""
-    seen: dict[tuple, LinearForm] = {}
+    seen: dict[tuple[tuple[sp.Expr, Fraction], ...], LinearForm] = {}
     return [[seen.setdefault(tuple(f.items()), f) for f in row] for row in grid]
 
 
@@ -205,7 +207,7 @@ def softmax_rows(problem: Problem, logits: list[list[LinearForm | None]],
             continue
         readable = [j for j, f in enumerate(row) if f is not None]
         try:
-            _, shifted = exponentiator.row([row[j] for j in readable])
+            _, shifted = exponentiator.row([f for f in row if f is not None])
         except InputError as error:
             raise ProblemError(f"query row {i + 1}: {error.reason}", source=problem.source,
                                key="input") from None
@@ -214,7 +216,7 @@ def softmax_rows(problem: Problem, logits: list[list[LinearForm | None]],
     fractions = [None if nums is None else (nums, next(denominators)) for nums in numerators]
     n_k = problem.n_k
     A = []
-    for i, fraction in enumerate(fractions):
+    for fraction in fractions:
         if fraction is None:
             A.extend([ZERO if problem.fully_masked == "zero" else sp.Rational(1, n_k)] * n_k)
             continue
@@ -246,15 +248,17 @@ def _row_sums(logits: list[list[LinearForm | None]], exponentiator: Exponentiato
 
 def sums_of(groups: list[list[sp.Expr]]) -> list[sp.Expr]:
     """sp.Add(*group) for each group (the same objects), built together by build_sums."""
-    split: dict[sp.Expr, tuple[Fraction, sp.Expr] | None] = {}
-    polynomials, direct = [], {}
+    split: dict[sp.Expr, tuple[Fraction | int, sp.Expr] | None] = {}
+    polynomials: list[Polynomial] = []
+    direct: dict[int, sp.Expr] = {}
     for k, group in enumerate(groups):
         terms = [split[x] if x in split else split.setdefault(x, add_term(x)) for x in group]
-        if any(t is None for t in terms):
+        plain = [t for t in terms if t is not None]
+        if len(plain) < len(terms):
             direct[k] = sp.Add(*group)
             polynomials.append({})
         else:
-            polynomials.append(collect(terms))
+            polynomials.append(collect(plain))
     built = build_sums(polynomials)
     return [direct.get(k, value) for k, value in enumerate(built)]
 
@@ -274,7 +278,7 @@ def _outputs(problem: Problem, soft: Softmax) -> sp.ImmutableMatrix:
     rational_v = [[python_rational(x) for x in row] for row in v_rows] \
         if all(x.is_Rational for row in v_rows for x in row) else None
     rows: list[list[sp.Expr] | None] = []
-    groups: list[tuple[int, int, dict]] = []  # (row, column, polynomial) built together
+    groups: list[tuple[int, int, Polynomial]] = []  # (row, column, polynomial) built together
     whole: dict[tuple[int, int], sp.Expr] = {}  # (row, column) -> O entry
     for i, fraction in enumerate(soft.fractions):
         if fraction is None:
@@ -289,24 +293,26 @@ def _outputs(problem: Problem, soft: Softmax) -> sp.ImmutableMatrix:
                          for c in range(d_v)])
             continue
         rows.append(None)
-        denominator_poly = collect(terms.values())
+        plain = cast("dict[int, tuple[Fraction | int, sp.Expr]]", terms)  # no None: plain units
+        denominator_poly = collect(plain.values())
         for c in range(d_v):
             poly = collect((coefficient * rational_v[j][c], unit)
-                           for j, (coefficient, unit) in terms.items())
+                           for j, (coefficient, unit) in plain.items())
             ratio = _ratio(poly, denominator_poly)
             if ratio is None:
                 groups.append((i, c, poly))
             else:  # every readable value in the column equal: O is it, not (3 + 3t)/(1 + t)
                 whole[i, c] = sp.Rational(ratio.numerator, ratio.denominator)
     built = build_sums([poly for _, _, poly in groups])
-    dividers = {i: _divider(soft.fractions[i][1]) for i, _, _ in groups}
+    dividers = {i: _divider(fraction[1]) for i, _, _ in groups
+                if (fraction := soft.fractions[i]) is not None}  # each row of groups has one
     whole.update({(i, c): dividers[i](value) for (i, c, _), value in zip(groups, built)})
     flat = [x for i, row in enumerate(rows)
             for x in (row if row is not None else [whole[i, c] for c in range(d_v)])]
     return immutable_matrix(problem.n_q, d_v, flat)
 
 
-def _ratio(numerator: dict, denominator: dict) -> Fraction | int | None:
+def _ratio(numerator: Polynomial, denominator: Polynomial) -> Fraction | int | None:
     """r when numerator = r * denominator term by term (r rational, not 0), else None."""
     num = {u: c for u, c in numerator.items() if c}
     den = {u: c for u, c in denominator.items() if c}
@@ -317,11 +323,11 @@ def _ratio(numerator: dict, denominator: dict) -> Fraction | int | None:
     return r if all(num[u] == r * c for u, c in den.items()) else None
 
 
-def _matrix(grid: list[list[LinearForm | None]]) -> sp.ImmutableMatrix:
+def _matrix(grid: Sequence[Sequence[LinearForm | None]]) -> sp.ImmutableMatrix:
     return immutable_matrix(len(grid), len(grid[0]), [x for row in expressions(grid) for x in row])
 
 
-def expressions(grid: list[list[LinearForm | None]]) -> list[list[sp.Expr]]:
+def expressions(grid: Sequence[Sequence[LinearForm | None]]) -> list[list[sp.Expr]]:
     """The grid's forms as SymPy expressions (-oo where None), each shared form built once."""
     built: dict[int, sp.Expr] = {}
     return [[NEG_INF if f is None else built[id(f)] if id(f) in built

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 from functools import lru_cache
-from typing import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 import sympy as sp
 
@@ -98,7 +98,8 @@ def add(a: LinearForm, b: LinearForm) -> LinearForm:
     return out
 
 
-def dot(row: Iterable[LinearForm], column: Iterable[LinearForm], product=multiply) -> LinearForm:
+def dot(row: Iterable[LinearForm], column: Iterable[LinearForm],
+        product: Callable[[LinearForm, LinearForm], LinearForm] = multiply) -> LinearForm:
     """Sum of products of two equally long sequences of linear forms."""
     out: LinearForm = {}
     for a, b in zip(row, column):

@@ -9,7 +9,7 @@ person reads changes, and only for problems written in decimals.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import sympy as sp
 from sympy.core.add import _addsort

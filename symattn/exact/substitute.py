@@ -12,7 +12,8 @@ named by its key.
 from __future__ import annotations
 
 import dataclasses
-from typing import Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import sympy as sp
 
@@ -47,7 +48,7 @@ def substitute(problem: AnyProblem, values: Values) -> AnyProblem:
 
 def _single(p: Problem, at: _At, weights: str) -> Problem:
     """One head: its projections (W keys under `weights`) or Q, K, V, and its options."""
-    changes: dict[str, object] = {}
+    changes: dict[str, Any] = {}  # fields of Problem, each of its own type
     if p.projections is not None:
         projections = _projections(p.projections, at, weights)
         changes["projections"] = projections

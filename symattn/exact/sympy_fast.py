@@ -13,7 +13,7 @@ pyproject.toml.
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Iterable
+from collections.abc import Iterable, Mapping
 
 import sympy as sp
 from sympy.core.add import _addsort
@@ -22,7 +22,7 @@ from sympy.core.mul import _mulsort
 ONE = sp.S.One
 
 
-Polynomial = dict[sp.Expr, Fraction]  # unit -> rational coefficient; ONE holds the constant
+Polynomial = dict[sp.Expr, Fraction | int]  # unit -> rational coefficient; ONE holds the constant
 
 
 def add_term(x: sp.Expr) -> tuple[Fraction | int, sp.Expr] | None:
@@ -62,7 +62,7 @@ def scaled(c: Fraction | int, unit: sp.Expr) -> sp.Expr:
     return sp.Mul(coefficient, unit)
 
 
-def build_sums(polynomials: list[Polynomial]) -> list[sp.Expr]:
+def build_sums(polynomials: Iterable[Mapping[sp.Expr, Fraction | int]]) -> list[sp.Expr]:
     """sp.Add of each polynomial's terms, identical to what sp.Add(*terms) returns.
 
     Add.flatten sorts the terms of every sum by Basic.compare, which costs most of the time
@@ -92,7 +92,7 @@ def build_sums(polynomials: list[Polynomial]) -> list[sp.Expr]:
     return sums
 
 
-def collect(terms: Iterable[tuple[Fraction, sp.Expr]]) -> Polynomial:
+def collect(terms: Iterable[tuple[Fraction | int, sp.Expr]]) -> Polynomial:
     """Sum (coefficient, unit) pairs by unit."""
     poly: Polynomial = {}
     for c, unit in terms:
@@ -126,7 +126,7 @@ def irrational_power(x: sp.Expr) -> bool:
     return x.is_Pow and x.base.is_Integer and x.base > 1 and not x.exp.is_Rational
 
 
-def plain_unit(term: tuple[Fraction, sp.Expr] | None) -> bool:
+def plain_unit(term: tuple[Fraction | int, sp.Expr] | None) -> bool:
     """True when a rational times this term's unit is collected exactly as Add and Mul do:
     no rational power of a number inside, which Mul would merge with the rational coefficient
     (2^(1/3)·3/2 is 3·2^(1/3)/2, but 6^(√2/2)·3/2 stays as it is)."""

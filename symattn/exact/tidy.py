@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from math import gcd
-from typing import Sequence
+from collections.abc import Sequence
 
 import mpmath
 import sympy as sp
@@ -144,6 +144,6 @@ def sign(x: sp.Expr) -> int:
     return 1 if value > 0 else -1
 
 
-def approx(x: sp.Expr, digits: int = 50):
+def approx(x: sp.Expr, digits: int = 50) -> mpmath.mpf:
     """A number to compare and sort by (mpmath, private context)."""
     return _evaluator(digits)(x)

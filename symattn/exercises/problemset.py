@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import multiprocessing
 from pathlib import Path
-from typing import Callable
+from collections.abc import Callable
 
 from ..checks.heads import check_heads
 from ..checks.invariants import check

@@ -16,7 +16,7 @@ checked before SymPy evaluates anything expensive.
 from __future__ import annotations
 
 import re
-from typing import Callable, Mapping
+from collections.abc import Callable, Mapping
 
 import sympy as sp
 

@@ -8,7 +8,7 @@ refused, never guessed.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Mapping
+from collections.abc import Callable, Mapping
 
 import mpmath
 import sympy as sp
@@ -62,11 +62,10 @@ def number(token: Token, max_exponent: int = MAX_DECIMAL_EXPONENT) -> Value:
 def combine(op: Token, left: Value, right: Value) -> Value:
     """Apply + - * / with the division-by-zero gate."""
     a, b = left.approx, right.approx
-    both = a is not None and b is not None
     depth = max(left.exp_depth, right.exp_depth)
     if op.text in ("+", "-"):
         total = left.expr + right.expr if op.text == "+" else left.expr - right.expr
-        if not both:
+        if a is None or b is None:
             return _checked(total, None, depth, op.column)
         approx = a + b if op.text == "+" else a - b
         scale = max(abs(a), abs(b))
@@ -81,9 +80,11 @@ def combine(op: Token, left: Value, right: Value) -> Value:
         raise InputError(f"product of roots or logs of numbers beyond {MAX_ROOT_BITS} bits",
                          column=op.column)
     if op.text == "*":
-        return _checked(left.expr * right.expr, a * b if both else None, depth, op.column)
+        return _checked(left.expr * right.expr, a * b if a is not None and b is not None else None,
+                        depth, op.column)
     _refuse_zero_divisor(right, op.column)
-    return _checked(left.expr / right.expr, a / b if both else None, depth, op.column)
+    return _checked(left.expr / right.expr, a / b if a is not None and b is not None else None,
+                    depth, op.column)
 
 
 def _refuse_zero_divisor(divisor: Value, column: int) -> None:

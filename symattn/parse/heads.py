@@ -6,7 +6,8 @@ problem is read; each head is an ordinary Problem of a MultiHeadProblem.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import sympy as sp
 

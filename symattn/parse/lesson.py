@@ -3,7 +3,8 @@ before its lab, each text checked like a label (no control or bidi character) an
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ..errors import InputError
 from ..limits import MAX_PAGE_TEXT, MAX_PREDICTIONS

@@ -3,7 +3,8 @@ Upstream, NAME=VALUE items -> exact values for declared symbols."""
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import sympy as sp
 

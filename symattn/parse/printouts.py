@@ -16,6 +16,7 @@ and so is a shortened printout (NumPy's "...").
 from __future__ import annotations
 
 import re
+from typing import TypeAlias, cast
 
 from ..errors import InputError
 from .tokens import fold
@@ -28,7 +29,7 @@ _LATEX_WORDS = ((r"\left", ""), (r"\right", ""), (r"\cdot", "*"), (r"\times", "*
                 (r"\,", ""), (r"\;", ""), (r"\!", ""), (r"\ln", "ln"), (r"\exp", "exp"))
 _KEYWORD = re.compile(r"^\s*[A-Za-z_]\w*\s*=")
 _NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
-Tree = "str | list[Tree]"
+Tree: TypeAlias = "str | list[Tree]"
 
 
 def split_structure(text: str) -> list[list[str]]:
@@ -104,14 +105,16 @@ def _tree(text: str) -> Tree:
             parts = words if all(_NUMBER.match(w) for w in words) else parts
         if any(p.startswith("[") for p in parts):
             raise InputError("a row mixes numbers and lists")
-        return parts
+        return list(parts)  # a list[Tree] for mypy (lists are invariant)
     items, k = [], 0
     while k < len(inner):  # sublists apart by commas, or by spaces and newlines (NumPy)
         if inner[k] != "[":
             raise InputError("a row mixes numbers and lists")
         close = _closing(inner, k)
         items.append(_tree(inner[k:close + 1]))
-        k = close + 1 + re.match(r"\s*,?\s*", inner[close + 1:]).end()
+        gap = re.match(r"\s*,?\s*", inner[close + 1:])
+        assert gap is not None  # the pattern matches the empty string
+        k = close + 1 + gap.end()
     return items
 
 
@@ -121,15 +124,17 @@ def _rows(tree: Tree) -> list[list[str]]:
             and tree[0] and isinstance(tree[0][0], list):
         tree = tree[0]
     if all(isinstance(x, str) for x in tree):
-        return [list(tree)]
+        return [list(cast("list[str]", tree))]
     if all(isinstance(x, list) and all(isinstance(y, str) for y in x) for x in tree):
-        return [list(row) for row in tree]
+        return [list(cast("list[str]", row)) for row in tree]
     raise InputError("a value with more than two dimensions; claim one matrix at a time")
 
 
 def _split_top(text: str, allow_empty: bool = False) -> list[str]:
     """Split at the commas outside brackets."""
-    parts, depth, current = [], 0, []
+    parts: list[str] = []
+    current: list[str] = []
+    depth = 0
     for char in text:
         if char in "([":
             depth += 1

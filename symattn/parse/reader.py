@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 from numbers import Integral
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import sympy as sp
 

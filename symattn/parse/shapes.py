@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ..errors import ProblemError
 from ..limits import MAX_SHAPE
@@ -13,7 +14,7 @@ SHAPE_KEYS = frozenset({"Q", "K", "V", "W_O", "batch", "heads"})
 
 
 def shape_problem(reader: Any, data: Mapping[str, Any], inputs: Mapping[str, Any],
-                  answers: tuple, grading: Grading) -> ShapeProblem:
+                  answers: tuple[Any, ...], grading: Grading) -> ShapeProblem:
     """Q, K, V given as {shape = [rows, columns]}, optionally batch = b, heads = h and W_O:
     only shapes can be derived and judged."""
     if "attention" in data:

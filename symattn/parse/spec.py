@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import sympy as sp
 
@@ -140,8 +141,9 @@ class ProblemReader(Reader):
         self.only(table, frozenset(DERIVATION_KEYS), "derivation")
         for key, value in table.items():
             where = f"derivation.{key}"
-            if DERIVATION_KEYS[key] is not None and value not in DERIVATION_KEYS[key]:
-                raise self.fail(where, f"must be one of {', '.join(map(repr, DERIVATION_KEYS[key]))}")
+            allowed = DERIVATION_KEYS[key]
+            if allowed is not None and value not in allowed:
+                raise self.fail(where, f"must be one of {', '.join(map(repr, allowed))}")
             limits = {"row": (1, n_q), "places": (0, MAX_PLACES)}.get(key)
             if key == "figure" and not isinstance(value, bool):
                 raise self.fail(where, "must be true or false")

@@ -7,7 +7,7 @@ import io
 import itertools
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
+from collections.abc import Iterator
 
 from ..errors import InputError
 from ..limits import MAX_CSV_CELL, MAX_LABEL, MAX_SUBMISSIONS_BYTES
@@ -46,20 +46,21 @@ def read_submissions(path: Path) -> Submissions:
         if path.stat().st_size > MAX_SUBMISSIONS_BYTES:
             raise InputError(f"file is over {MAX_SUBMISSIONS_BYTES} bytes", source=source)
         text = path.read_bytes().decode("utf-8-sig", errors="surrogateescape")
-    except OSError as error:
-        raise InputError(f"cannot read file: {error.strerror or error}", source=source) from None
+    except OSError as failure:
+        raise InputError(f"cannot read file: {failure.strerror or failure}", source=source) from None
     lines = io.StringIO(text, newline="").readlines()
     records = [r for r in _records(lines) if r[1] is None or any(c.strip() for c in r[1])]
     keys = _header(records[0] if records else (1, [], None), source)
     students: list[tuple[str, tuple[str, ...]]] = []
     refused: list[tuple[int, str]] = []
     for line, cells, error in records[1:]:
-        why = error or _row_problem(cells, len(keys) + 1)
+        why = error if cells is None else _row_problem(cells, len(keys) + 1)
         if why:
             first = cells[0] if cells else lines[line - 1].split(",", 1)[0].strip('"\r\n ')
             refused.append((len(students), f"line {line}: {why}"))
             students.append((_shown_id(first), ("",) * len(keys)))
         else:
+            assert cells is not None  # a record without cells has its error
             students.append((_shown_id(cells[0]), tuple(cells[1:])))
     return Submissions(keys, tuple(students), tuple(refused))
 
@@ -93,8 +94,8 @@ def _records(lines: list[str]) -> Iterator[tuple[int, list[str] | None, str | No
 def _header(record: tuple[int, list[str] | None, str | None], source: str) -> tuple[str, ...]:
     """The claim keys of line 1; a header that cannot be read refuses the whole file."""
     line, cells, error = record
-    why = error or _row_problem(cells, None)
-    if why or len(cells) < 2:
+    why = error if cells is None else _row_problem(cells, None)
+    if why or cells is None or len(cells) < 2:
         raise InputError(why or "the first line must be a header: id, then one column per "
                          "claim key", source=source, key=f"line {line}")
     keys = tuple(k.strip() for k in cells[1:])

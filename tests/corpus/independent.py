@@ -75,7 +75,7 @@ class Num:
         self.m = mpf(q.numerator) / q.denominator if q is not None else m
 
     @staticmethod
-    def exact(q) -> "Num":
+    def exact(q) -> Num:
         return Num(None, Fraction(q))
 
     def __add__(self, o):
