@@ -22,8 +22,8 @@ def facts_and_mistakes(problem: AnyProblem) -> tuple[Facts, Mistakes | HeadMista
     if isinstance(problem, ShapeProblem):
         return problem.facts(), None
     if isinstance(problem, MultiHeadProblem):
-        trace = attend_heads(problem)
-        return trace.facts(), HeadMistakes(trace)
+        heads = attend_heads(problem)
+        return heads.facts(), HeadMistakes(heads)
     trace = attend(problem)
     return trace.facts(), Mistakes(problem, trace)
 

@@ -4,7 +4,8 @@ resolved, ranges checked, one error type."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
+from collections.abc import Mapping
 
 from ..errors import InputError
 from ..model import MultiHeadProblem, Problem, ShapeProblem

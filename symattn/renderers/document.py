@@ -20,7 +20,7 @@ SUMMARY_FORMULAS = {"R": r"QK^{\mathsf T}", "S": None, "M": None, "L": r"\frac{S
 
 def build(d: Derivation) -> list[Block]:
     """Every block of the derivation, in reading order."""
-    lang, p = d.options.lang, laid_out(d.trace).problem
+    lang = d.options.lang
     fit = Fit(d.options.width)
     heading = title(d)
     wide = lang == "en" and needs_cjk("".join(text for _, text in heading))
