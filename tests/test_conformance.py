@@ -181,3 +181,39 @@ def test_no_problem_file_of_the_project_exits_3(capsys):
             code = main([command, str(path)])
             err = capsys.readouterr().err
             assert code in (0, 1, 2) and "Traceback" not in err, (command, path, err)
+
+
+def test_the_api_settles_multi_head_options_as_single_head_ones():
+    """render() refuses a bad format or language for every kind with one error type, and its
+    options reach a multi-head derivation."""
+    from symattn import attend, load_problem, render
+    from symattn.exact.heads import attend_heads
+    from symattn.jobs import OptionError
+
+    heads = attend_heads(load_problem(KINDS["multi-head"]))
+    single = attend(load_problem(KINDS["single-head"]))
+    for trace in (heads, single):
+        with pytest.raises(OptionError, match="unknown format 'bogus'"):
+            render(trace, "bogus")
+        with pytest.raises(OptionError, match="unknown language 'fr'"):
+            render(trace, "latex", lang="fr")
+        with pytest.raises(OptionError, match="row must be from 1 to 3"):
+            render(trace, "latex", row=4)
+    summary = render(heads, "markdown", detail="summary")
+    assert summary != render(heads, "markdown") and "W_O =" in summary
+
+
+def test_every_problem_the_generator_writes_goes_through_every_command(tmp_path, capsys):
+    """generate --kind all, then each file through solve, check and mistakes, and the folder as
+    one problem set (a multi-head problem stopped the set)."""
+    folder = tmp_path / "set"
+    assert main(["generate", "--kind", "all", "--count", "1", "--seed", "3", "-o", str(folder)]) == 0
+    files = sorted(folder.glob("*.toml"))
+    assert any("[[heads]]" in f.read_text(encoding="utf-8") for f in files)
+    for path in files:
+        for argv in (["solve", str(path), "--format", "latex", "--lang", "zh"],
+                     ["check", str(path)], ["mistakes", str(path)]):
+            assert main(argv) == 0, (argv, capsys.readouterr().err)
+    capsys.readouterr()
+    assert main(["problemset", str(folder), "--format", "markdown"]) == 0
+    assert "MHA" in capsys.readouterr().out
