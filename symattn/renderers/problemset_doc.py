@@ -8,8 +8,9 @@ from ..derivation import Derivation, HeadsDerivation
 from . import latex, markdown
 from .blocks import Block, Display, Heading, Paragraph, segments
 from .document import build, setup
-from .fit import Fit
+from .fit import Fit, pack
 from .heads_doc import build_heads
+from .matrices import cells, stacked
 from .printer import matrix_of, needs_cjk
 
 SOLUTION_DEPTH = 2  # a derivation's headings go this many levels down
@@ -43,10 +44,13 @@ def heads_exercise(d: HeadsDerivation) -> Exercise:
     the derivation of every head and the output as the solution; MHA(X) in the key."""
     lang, t = d.heads[0].options.lang, d.trace
     fit = Fit(d.heads[0].options.width)
-    given = [rf"W_{{{w}}}^{{({k})}} = " + matrix_of(getattr(h.problem.projections, "W_" + w))
-             for k, h in enumerate(t.heads, start=1) for w in ("Q", "K", "V")]
+    given = [item for k, h in enumerate(t.heads, start=1) for w in ("Q", "K", "V")
+             for item in stacked(rf"W_{{{w}}}^{{({k})}}",
+                                 cells(getattr(h.problem.projections, "W_" + w)))]
+    per_head = [pack(given[i:i + 3], fit) or given[i:i + 3] for i in range(0, len(given), 3)]
     question = (*setup(d.heads[0], fit, projections_too=False),
-                Display(tuple(given) + (rf"W_O = {matrix_of(t.problem.W_O)}",)),
+                Display(tuple(line for lines in per_head for line in lines)
+                        + tuple(stacked("W_O", cells(t.problem.W_O)))),
                 Paragraph(segments("set_task_heads", lang)))
     solution = tuple(Heading(b.level + SOLUTION_DEPTH, b.segments) if isinstance(b, Heading) else b
                      for b in build_heads(d)[1:])
