@@ -8,9 +8,9 @@ from typing import Any, Generic, TypeVar
 
 import sympy as sp
 
-STAGES = ("Q", "K", "V", "R", "S", "M", "L", "A", "O")
-MASK_KINDS = ("none", "causal", "causal-bottom-right")
-FULLY_MASKED_POLICIES = ("error", "zero", "uniform")
+from .vocabulary import FULLY_MASKED_POLICIES as FULLY_MASKED_POLICIES
+from .vocabulary import MASK_KINDS as MASK_KINDS
+from .vocabulary import STAGES as STAGES
 
 
 class ShownDecimal(sp.Symbol):

@@ -223,8 +223,8 @@ def test_problem_file_derivation_table_sets_defaults_that_options_override(examp
 
 
 @pytest.mark.parametrize("table, message", [
-    ("detail = 'all'", "derivation.detail: must be one of 'summary', 'textbook', 'standard', "
-                       "'full'"),
+    ("detail = 'all'", "derivation.detail: must be one of 'summary', 'textbook', 'full', "
+                       "'standard'"),
     ("row = 4", "derivation.row: must be an integer from 1 to 3"),
     ("figure = 1", "derivation.figure: must be true or false"),
     ("font = 'x'", "derivation.font: unknown key"),

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from ..parse.layout import HEADINGS, WIDTHS
+from ..parse.layout import WIDTHS
 
-DETAILS = ("summary", "textbook", "full")
-DETAIL_ALIASES = {"standard": "textbook"}  # the name of the textbook level before it was one
+from ..vocabulary import DETAIL_ALIASES, DETAILS, HEADINGS
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ import re
 
 from ..errors import InputError
 
-HEADINGS = ("chapter", "section", "subsection", "subsubsection", "paragraph")
+from ..vocabulary import HEADINGS as HEADINGS
 WIDTHS = {"article": 345.0, "book": 345.0}
 """Presets for the text width in points: the standard classes' 10 pt body (ctex's is the same)."""
 UNITS = {"pt": 1.0, "bp": 72.27 / 72, "mm": 72.27 / 25.4, "cm": 72.27 / 2.54, "in": 72.27}

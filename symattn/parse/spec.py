@@ -20,11 +20,12 @@ from .options import read_gradient, read_sweep
 from .reader import Reader
 from .scores import given_scores
 from .shapes import check_shapes, shape_problem
+from ..vocabulary import DETAIL_CHOICES, LANGUAGES
 
 OPTION_TABLES = ("sweep", "gradient")  # single-head analyses, read here with the problem
 TOP_KEYS = frozenset({"heads", "title", "title_zh", "tokens", "key_tokens", "symbols", "input", "attention",
                       "answers", "grading", "derivation", "page", *OPTION_TABLES})
-DERIVATION_KEYS = {"lang": ("en", "zh"), "detail": ("summary", "textbook", "standard", "full"),
+DERIVATION_KEYS = {"lang": LANGUAGES, "detail": DETAIL_CHOICES,
                    "row": None, "places": None, "figure": None}
 INPUT_KEYS = frozenset({"Q", "K", "V", "X", "Y", "W_Q", "W_K", "W_V", "W_O", "R", "S", "L", "d_k",
                         "layout", "batch", "heads"})
