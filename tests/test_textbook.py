@@ -466,7 +466,7 @@ def test_a_sum_of_products_of_powers_keeps_the_keys_order():
     products of powers, one of which (7^{√2/2}) is another key's exponential; each term is
     matched whole, so Z_i's terms come out as the row's exponentials, in the keys' order."""
     from benchmarks.jobs import problem_toml
-    from symattn.renderers.textbook import key_order
+    from symattn.derivation.keys import key_order
     trace = attend(parse_problem(problem_toml("logs", 8)))
     derivation = derive(trace, check(trace), Options(detail="textbook"))
     ordered = 0

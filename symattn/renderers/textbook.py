@@ -7,7 +7,7 @@ from __future__ import annotations
 import sympy as sp
 
 from ..derivation import Derivation, Name
-from ..model import ShownDecimal
+from ..derivation.keys import key_order
 from .blocks import Block, Display, Segment, fill, segments, step
 from .fit import Fit, chain, pack
 from .matrices import (Factored, approx_cells, cells, matrix_lines, row_vector,
@@ -138,59 +138,13 @@ def over_sums(d: Derivation, numerators: str) -> Factored:
             for i in range(shown.rows)]
 
 
-def key_order(d: Derivation, i: int, x: sp.Expr) -> list[sp.Expr] | None:
-    """The terms of x (row i's Z_i, or a numerator of its outputs) in the order of the keys
-    whose exponentials they hold, as the row was exponentiated (e^{0.9995} + e^{0.9544} + …);
-    None, for SymPy's order, when a term holds no key's or two terms hold one key's."""
-    keys, number = _row_keys(d, i)
-    if keys is None:
-        return None
-    found = []
-    for term in sp.Add.make_args(x):
-        j = keys.get(term)
-        if j is None:  # a number times a key's exponential (2 e^{x}, 0.43 e^{x})
-            factors = sp.Mul.make_args(term)
-            for k in range(1, len(factors)):
-                j = keys.get(sp.Mul._from_args(factors[k:])) if all(
-                    f.is_Number or isinstance(f, ShownDecimal) for f in factors[:k]) else None
-                if j is not None:
-                    break
-        if j is None and number is not None and term.is_Number:  # c · 1: the key whose L is 0
-            j = number
-        if j is None:
-            return None
-        found.append((j, term))
-    if len({j for j, _ in found}) != len(found):
-        return None
-    return [term for _, term in sorted(found, key=lambda pair: pair[0])]
-
-
-def _row_keys(d: Derivation, i: int) -> tuple[dict[sp.Expr, int] | None, int | None]:
-    """Row i's exponentials -> their keys (None if two are equal), and the key of its one
-    exponential that is a number (e^0 = 1), if exactly one is."""
-    E, readable = d.display["E"], d.trace.readable[i]
-    entries = [(j, E[i, j]) for j in range(E.cols) if readable[j]]
-    numbers = [j for j, e in entries if e.is_Number]
-    keys = {e: j for j, e in entries if not e.is_Number}
-    return (keys if len(keys) + len(numbers) == len(entries) else None,
-            numbers[0] if len(numbers) == 1 else None)
-
-
 def _hidden(d: Derivation) -> tuple[Segment, ...]:
     """Where the mask matters: a hidden score larger than every score its row may read,
-    shown going to −∞ (10 + (−∞) = −∞); nothing when no hidden score would have won."""
-    t, best = d.trace, None
-    for i in range(t.S.rows):
-        readable = [sp.N(t.S[i, j]) for j in range(t.S.cols) if t.readable[i][j]]
-        for j in range(t.S.cols):
-            if t.readable[i][j] or not readable or not t.S[i, j].is_number:
-                continue
-            margin = sp.N(t.S[i, j]) - max(readable)
-            if margin > 0 and (best is None or margin > best[0]):
-                best = (margin, i, j)
-    if best is None:
+    shown going to −∞ (10 + (−∞) = −∞); nothing when no hidden score would have won (the
+    derivation found it: Derivation.hidden)."""
+    if d.hidden is None:
         return ()
-    _, i, j = best
+    i, j = d.hidden
     chain_tex = (rf"S_{{{i + 1},{j + 1}}} + M_{{{i + 1},{j + 1}}} = "
                  rf"{math(d.display['S'][i, j], slash=True)} + (-\infty) = -\infty")
     return segments("tb_hidden", d.options.lang, chain=chain_tex)
