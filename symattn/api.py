@@ -27,8 +27,8 @@ from .numeric import decimal_grid
 from .parse.layout import check_label_prefix, parse_width
 from .parse.reader import Reader
 from .parse.spec import ProblemReader
-from .renderers import FORMATS, render_trace
-from .renderers.phrases import LANGUAGES
+from .targets import FORMATS, render_trace
+from .words import LANGUAGES
 
 if TYPE_CHECKING:  # the analyses and derivations load when used: solve and check start without
     from .analyses.results import Gradients, NonUniqueness, Sweep  # lazy: not at start
@@ -141,7 +141,7 @@ def render(trace: Trace, to: str = "text", *, lang: str | None = None, detail: s
         return render_trace(trace.complete(), to, decimals, shown_stages(trace))
     from .checks.invariants import check  # lazy: text and JSON start without the checks
     from .derivation import Options, derive  # lazy: text and JSON start without them
-    from .renderers import render_derivation  # lazy: loads the document builders
+    from .targets import render_derivation  # lazy: loads the document builders
     options = Options(lang=lang, detail=detail, row=row, places=places, figure=figure, **layout)
     derivation = derive(trace, check(trace, digits=digits), options)
     return render_derivation(derivation, to, standalone=standalone, preamble=preamble)
@@ -150,7 +150,7 @@ def render(trace: Trace, to: str = "text", *, lang: str | None = None, detail: s
 def _render_heads(trace: MultiHeadTrace, to: str, options: Options, *, standalone: bool,
                   preamble: bool, digits: int) -> str:
     """A multi-head trace: text, JSON, or the derivation of every head and the output."""
-    from .renderers.heads_doc import heads_json, heads_text  # lazy: multi-head only
+    from .targets.heads import heads_json, heads_text  # lazy: multi-head only
     if to == "json":
         return heads_json(trace.complete())
     if to == "text":
@@ -158,9 +158,9 @@ def _render_heads(trace: MultiHeadTrace, to: str, options: Options, *, standalon
                                               for n in ("A", "O")} for h in trace.heads])
     from .checks.heads import check_heads  # lazy: derivations only
     from .derivation import derive_heads  # lazy: derivations only
-    from .renderers import render_blocks  # lazy: loads the document builders
-    from .renderers.heads_doc import build_heads  # lazy: derivations only
-    from .renderers.printer import needs_cjk  # lazy: derivations only
+    from .targets import render_blocks  # lazy: loads the document builders
+    from .documents.heads import build_heads  # lazy: derivations only
+    from .printing.printer import needs_cjk  # lazy: derivations only
     blocks = build_heads(derive_heads(trace, check_heads(trace, digits), options))
     labels = "".join(trace.heads[0].problem.row_labels + (trace.problem.title or "",))
     return render_blocks(blocks, to, options.lang, needs_cjk(labels), heading=options.heading,
@@ -216,9 +216,9 @@ def render_analysis(result: Sweep | Gradients | NonUniqueness, to: str = "markdo
     """Render a result; for gradients the mpmath finite-difference check runs first (at digits)."""
     from .analyses.gradient_check import check_gradients  # lazy: solve and check start without it
     from .analyses.results import Gradients, Sweep  # lazy: solve and check start without it
-    from .renderers.gradient_doc import render_gradient  # lazy: solve and check start without it
-    from .renderers.nonunique_doc import render_nonunique  # lazy: solve and check start without it
-    from .renderers.sweep_doc import render_sweep  # lazy: solve and check start without it
+    from .targets.gradient import render_gradient  # lazy: solve and check start without it
+    from .targets.nonunique import render_nonunique  # lazy: solve and check start without it
+    from .targets.sweep import render_sweep  # lazy: solve and check start without it
     formats = ANALYSIS_FORMATS.get(type(result).__name__)
     if formats is None:
         raise TypeError(f"cannot render a {type(result).__name__}")

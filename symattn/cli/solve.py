@@ -12,7 +12,7 @@ from ..errors import InputError
 from ..limits import MAX_CHECK_DIGITS, MAX_PLACES
 from ..model import MultiHeadProblem, ShapeProblem
 from ..parse.layout import check_label_prefix, parse_width
-from ..renderers.text import render_heads_report, render_report
+from ..targets.text import render_heads_report, render_report
 from .loading import load
 from .output import EXIT_FAILED, EXIT_OK, UsageError, write
 
@@ -87,7 +87,7 @@ def _heads(problem: MultiHeadProblem, args: argparse.Namespace) -> int:
 
 def _shapes(problem: ShapeProblem, args: argparse.Namespace) -> int:
     """solve and check for a problem that gives only shapes: the shape argument, two constraints."""
-    from ..renderers.shapes_doc import render_shapes, shapes_check  # lazy: shape problems only
+    from ..targets.shapes import render_shapes, shapes_check  # lazy: shape problems only
     if args.command == "check":
         text = shapes_check(problem, args.lang)
     else:

@@ -13,7 +13,7 @@ from ..exact.attention import attend
 from ..limits import MAX_PROBLEMS
 from ..model import Problem
 from ..parse.spec import load_problem
-from ..renderers.problemset_doc import Exercise, exercise
+from ..documents.problemset import Exercise, exercise
 
 
 def problem_files(directory: Path) -> list[Path]:

@@ -25,7 +25,7 @@ from ..errors import InputError
 from ..limits import MAX_TEMPERATURES
 from ..model import MultiHeadProblem, Problem, ShapeProblem
 from ..parse.expressions import parse_expression
-from ..renderers.phrases import LANGUAGES
+from ..words import LANGUAGES
 from .data import MathStore, collect
 from .heads import heads_data
 from .katex import katex_css, katex_script
