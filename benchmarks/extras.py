@@ -78,8 +78,8 @@ def latex_steps(case: Case) -> dict[str, float]:
 
     from symattn.checks.invariants import check
     from symattn.derivation import Options, derive
-    from symattn.renderers import render_derivation
-    from symattn.renderers.latex import weights_and_output
+    from symattn.targets import render_derivation
+    from symattn.targets.latex import weights_and_output
 
     trace = _trace(case)
     clear_cache()

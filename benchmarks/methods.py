@@ -78,7 +78,7 @@ def warm_up() -> None:
     if symattn_status() is None:
         import symattn
         from symattn.numeric import exact_values, forget
-        from symattn.renderers.latex import weights_and_output
+        from symattn.targets.latex import weights_and_output
 
         trace = symattn.attention([[1], [2]], [[0], ["ln(3)"]], [[1], [2]], mask="causal")
         exact_values(trace)

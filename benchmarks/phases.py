@@ -31,8 +31,8 @@ def main(command: str, file: str) -> dict[str, float | int]:
     from symattn.derivation import Options, derive
     from symattn.exact.attention import attend
     from symattn.parse.spec import load_problem
-    from symattn.renderers import render_derivation
-    from symattn.renderers.text import render_report
+    from symattn.targets import render_derivation
+    from symattn.targets.text import render_report
     lap("import symattn")
     problem = load_problem(Path(file))
     lap("parse")

@@ -215,9 +215,9 @@ def latex_section(results: dict[str, Any]) -> list[str]:
              f"{r.get('characters', 0):,}"] for r in results["latex"] if r.get("status") == "ok"]
     n = results["latex"][0]["n"] if results["latex"] else "-"
     return ["## LaTeX", "", f"n = {n}, seconds. *A and O* is "
-            "`renderers.latex.weights_and_output(trace)` (what Jupyter shows); the next three are "
+            "`targets.latex.weights_and_output(trace)` (what Jupyter shows); the next three are "
             "the parts of a summary derivation on one prepared trace (`check`, `derive`, "
-            "`renderers.render_derivation`); *render* is the whole "
+            "`targets.render_derivation`); *render* is the whole "
             "`symattn.render(trace, \"latex\", detail=\"summary\")` on a fresh trace.",
             ""] + _table(
         ["d_k", "A and O", "check", "derive", "render_derivation", "render (whole)",

@@ -169,9 +169,9 @@ def render_analysis(result: Sweep | Gradients | NonUniqueness, to: str = "markdo
     """Render a result; for gradients the mpmath finite-difference check runs first (at digits)."""
     from .analyses.gradient_check import check_gradients  # lazy: solve and check start without it
     from .analyses.results import Gradients, Sweep  # lazy: solve and check start without it
-    from .renderers.gradient_doc import render_gradient  # lazy: solve and check start without it
-    from .renderers.nonunique_doc import render_nonunique  # lazy: solve and check start without it
-    from .renderers.sweep_doc import render_sweep  # lazy: solve and check start without it
+    from .targets.gradient import render_gradient  # lazy: solve and check start without it
+    from .targets.nonunique import render_nonunique  # lazy: solve and check start without it
+    from .targets.sweep import render_sweep  # lazy: solve and check start without it
     formats = ANALYSIS_FORMATS.get(type(result).__name__)
     if formats is None:
         raise TypeError(f"cannot render a {type(result).__name__}")

@@ -305,7 +305,7 @@ class Trace:
         return dict(self.complete().__dict__)
 
     def complete(self) -> Trace:
-        """This trace with every lazy stage built; renderers take complete traces only."""
+        """This trace with every lazy stage built; documents and targets take complete traces only."""
         for name in LAZY_STAGES:
             getattr(self, name)
         return self

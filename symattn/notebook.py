@@ -22,7 +22,7 @@ def markdown(trace: Any) -> str:
 def latex(trace: Any) -> str:
     """$$A = [...],\\quad O = [...]$$ for front ends that prefer LaTeX."""
     # lazy, as in markdown()
-    from .renderers.latex import weights_and_output
+    from .targets.latex import weights_and_output
     return weights_and_output(trace)
 
 

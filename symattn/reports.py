@@ -11,7 +11,7 @@ import mpmath
 CHECKS = ("shapes", "row_sums", "masked_zero", "nonnegative", "output_bounds", "numeric",
           "permutation")
 """Every check by its stable identifier, in the order a report lists them; the words for each
-(English, Chinese) are in the renderers' phrase tables."""
+(English, Chinese) are in symattn.words."""
 
 
 @dataclass(frozen=True)

@@ -1,14 +1,18 @@
 """The house rules of the package's shape, read from the source with ast (imports inside functions
-counted): layers in one direction, no import circle, renderers that import only nouns and
-derivations, small modules, and a comment on every import made inside a function.
+counted): layers in one direction, no import circle, documents and targets that import only nouns,
+derivations, printing and words and call nothing that computes, each phrase key defined once,
+small modules, and a comment on every import made inside a function.
 
 `violations(root)` lists every broken rule of the package at `root`; tests/test_architecture.py
-runs it on symattn and on small fake trees that break each rule on purpose.
+runs it on symattn and on small fake trees that break each rule on purpose. `python -m
+tests.house` (from the repository's root) prints the layers with their modules, the longest
+import chain and the number of import circles.
 """
 
 from __future__ import annotations
 
 import ast
+import sys
 from dataclasses import dataclass
 from fnmatch import fnmatch
 from pathlib import Path
@@ -17,6 +21,7 @@ MAX_LINES = 400
 
 LAYERS = (
     ("base", ("errors", "limits", "vocabulary")),
+    ("words", ("words", "words.*")),
     ("nouns", ("model", "reports", "kinds")),
     ("parse", ("parse", "parse.*")),
     ("numeric", ("numeric", "numeric_*")),
@@ -24,19 +29,29 @@ LAYERS = (
     ("checks, answers, analyses", ("checks", "checks.*", "answers", "answers.*", "analyses",
                                    "analyses.*")),
     ("derivation", ("derivation", "derivation.*")),
-    ("renderers, page, exercises", ("renderers", "renderers.*", "page", "page.*", "exercises",
-                                    "exercises.*")),
+    ("printing", ("printing", "printing.*")),
+    ("documents", ("documents", "documents.*")),
+    ("targets", ("targets", "targets.*")),
+    ("page, exercises", ("page", "page.*", "exercises", "exercises.*")),
     ("jobs", ("jobs", "jobs.*")),
     ("cli, api", ("", "__main__", "api", "caches", "cli", "cli.*", "notebook", "sphinx",
                   "sphinx.*")),
 )
 """Lowest first: a module imports only from its own layer or the layers below it."""
 
-NOUNS = ("errors", "limits", "model", "reports", "*.results")
-RENDERER_MAY_IMPORT = NOUNS + ("derivation", "derivation.*", "renderers", "renderers.*", "parse.labels")
-"""Renderers lay out nouns and derivations; parse.labels refuses control characters in labels."""
+NOUNS = ("errors", "limits", "vocabulary", "model", "reports", "kinds", "*.results")
+LAYING_OUT = ("documents", "documents.*", "targets", "targets.*")
+"""Documents and targets lay out; what they show was computed before they were called."""
+LAYING_OUT_MAY_IMPORT = NOUNS + ("derivation", "derivation.*", "printing", "printing.*", "words",
+                                 "words.*", "parse.labels", "documents", "documents.*", "targets",
+                                 "targets.*")
+"""Nouns, derivations, the math printer and the words; parse.labels refuses control characters in
+labels."""
 NOUNS_MAY_IMPORT = NOUNS + ("parse", "parse.*")
 """Result types hold parsed inputs (a sweep's axes, a gradient's upstream) and nothing computed."""
+COMPUTING = frozenset({"N", "simplify", "together", "fraction", "evalf", "nsimplify"})
+"""Calls (sp.N(x), N(x), x.evalf(), simplify(x), ...) that documents and targets never make."""
+PHRASE_TABLES = ("words", "words.*")
 
 
 @dataclass(frozen=True)
@@ -196,12 +211,88 @@ def violations(root: Path) -> list[str]:
         if low is not None and high is not None and low > high:
             out.append(f"{where}: imports {e.target} against the direction "
                        f"({LAYERS[high][0]} -> {LAYERS[low][0]})")
-        if _matches(e.importer, ("renderers", "renderers.*")) and \
-                not _matches(e.target, RENDERER_MAY_IMPORT):
-            out.append(f"{where}: a renderer imports the computing module {e.target}")
+        if _matches(e.importer, LAYING_OUT) and not _matches(e.target, LAYING_OUT_MAY_IMPORT):
+            out.append(f"{where}: a document or target imports the computing module {e.target}")
         if _matches(e.importer, NOUNS) and not _matches(e.target, NOUNS_MAY_IMPORT):
             out.append(f"{where}: nouns import {e.target}")
         if e.in_function and not e.commented:
             out.append(f"{where}: an import inside a function without a comment saying why")
     out += [f"import circle: {' -> '.join(group)}" for group in circles(edges)]
+    out += computing_calls(root) + twice_defined_phrases(root)
     return out
+
+
+def computing_calls(root: Path) -> list[str]:
+    """Every call of sp.N, N, simplify, together, fraction, evalf or nsimplify in documents and
+    targets (as a name or an attribute: sp.N(x), x.evalf())."""
+    out = []
+    for name, path in modules(root).items():
+        if not _matches(name, LAYING_OUT):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+            if isinstance(node, ast.Call):
+                called = node.func.id if isinstance(node.func, ast.Name) else \
+                    node.func.attr if isinstance(node.func, ast.Attribute) else None
+                if called in COMPUTING:
+                    out.append(f"{name}:{node.lineno}: calls {called}(): documents and targets "
+                               "never compute")
+    return out
+
+
+def phrase_keys(root: Path) -> list[tuple[str, str, int]]:
+    """Every phrase key defined in the words' tables, as (key, module, line): the keys of each
+    module-level dict whose entries are {"en": ..., "zh": ...} or Same(...), prefixed with the
+    module's PREFIX if it has one."""
+    found = []
+    for name, path in modules(root).items():
+        if not _matches(name, PHRASE_TABLES):
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        prefix = ""
+        for node in tree.body:
+            if isinstance(node, ast.Assign) and [getattr(t, "id", None) for t in node.targets] \
+                    == ["PREFIX"] and isinstance(node.value, ast.Constant):
+                prefix = node.value.value
+        for node in tree.body:
+            value = node.value if isinstance(node, (ast.Assign, ast.AnnAssign)) else None
+            if isinstance(value, ast.Dict) and value.keys and all(_is_phrase(v) for v in value.values):
+                found += [(prefix + k.value, name, k.lineno) for k in value.keys
+                          if isinstance(k, ast.Constant) and isinstance(k.value, str)]
+    return found
+
+
+def _is_phrase(node: ast.AST) -> bool:
+    if isinstance(node, ast.Call):
+        return getattr(node.func, "id", None) == "Same"
+    return isinstance(node, ast.Dict) and any(
+        isinstance(k, ast.Constant) and k.value == "en" for k in node.keys)
+
+
+def twice_defined_phrases(root: Path) -> list[str]:
+    """A phrase key defined twice (in one table or two): one would silently replace the other."""
+    first: dict[str, tuple[str, int]] = {}
+    out = []
+    for key, name, line in phrase_keys(root):
+        if key in first:
+            out.append(f"{name}:{line}: phrase {key} is defined twice (first at "
+                       f"{first[key][0]}:{first[key][1]})")
+        else:
+            first[key] = (name, line)
+    return out
+
+
+def main(root: Path) -> None:
+    """Print the layers (lowest first) with their modules, the longest import chain and the
+    number of import circles."""
+    names = modules(root)
+    for rank, (title, _) in enumerate(LAYERS):
+        members = [m or "__init__" for m in names if layer(m) == rank]
+        print(f"{rank}. {title} ({len(members)}): {', '.join(members)}")
+    edges = imports(root)
+    chain = longest_chain(edges)
+    print(f"longest import chain ({len(chain)}): {' -> '.join(m or '__init__' for m in chain)}")
+    print(f"import circles: {len(circles(edges))}")
+
+
+if __name__ == "__main__":
+    main(Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parents[1] / "symattn")

@@ -47,7 +47,7 @@ def direct_weights(L):
 
 def test_public_names_are_the_api_functions_even_after_every_module_loads():
     # No submodule may share a public name: importing it would rebind the package attribute.
-    code = ("import symattn, symattn.exact.attention, symattn.renderers, symattn.api, symattn.cli; "
+    code = ("import symattn, symattn.exact.attention, symattn.targets, symattn.api, symattn.cli; "
             "print(symattn.attention is symattn.api.attention, symattn.render is symattn.api.render)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           cwd=ROOT, check=True)

@@ -12,7 +12,8 @@ from symattn import caches
 
 PACKAGE = ROOT / "symattn"
 MEMO_DECORATORS = {"lru_cache", "cache"}
-NOT_MEMOS = {("exact.attention", "NO_BIAS")}  # a shared empty linear form, never written to
+NOT_MEMOS = {("exact.attention", "NO_BIAS"),  # a shared empty linear form, never written to
+             ("words.registry", "PHRASES")}  # the phrase tables, filled once at import
 """Module-level empty containers that are constants, not memos."""
 
 

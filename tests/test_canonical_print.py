@@ -12,8 +12,8 @@ import symattn
 from benchmarks.jobs import FAMILIES, problem_toml
 from symattn.exact.shown import shown_stages
 from symattn.parse.spec import load_problem
-from symattn.renderers.canonical import CanonicalPrinter
-from symattn.renderers.text import CanonicalTextPrinter
+from symattn.printing.canonical import CanonicalPrinter
+from symattn.printing.plain import CanonicalTextPrinter
 
 TAU = sp.Symbol("tau", positive=True)
 

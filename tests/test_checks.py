@@ -15,8 +15,8 @@ from symattn import cli
 from symattn.api import attention
 from symattn.checks.invariants import check, is_exactly_one
 from symattn.reports import CHECKS
-from symattn.renderers.phrases import say
-from symattn.renderers.text import check_detail
+from symattn.words import phrase
+from symattn.documents.checks import check_detail
 
 R = sp.Rational
 OO = sp.S.NegativeInfinity
@@ -29,7 +29,7 @@ def solve(path):
 
 
 def name(result):
-    return say(f"check_name_{result.check}", "en")
+    return phrase(f"check_name_{result.check}", "en")
 
 
 def verdicts(report):

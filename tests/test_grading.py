@@ -123,7 +123,7 @@ def test_report_cells_are_inert_in_a_spreadsheet(tmp_path):
 
 
 def test_inert_cells():
-    from symattn.renderers.grades import inert
+    from symattn.targets.grades import inert
     assert inert("-0.5") == "'-0.5"  # OWASP: a negative number is text in the report too
     assert inert("0.5") == "0.5" and inert("A[3,1]: given =1+1") == "A[3,1]: given =1+1"
     assert inert("\u202e=1") == "\\u202e=1" and inert("\t=1") == "\\t=1"  # escaped, inert

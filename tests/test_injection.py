@@ -21,8 +21,8 @@ from conftest import ROOT
 
 import symattn
 from symattn import cli
-from symattn.renderers.markdown import SETUPS, escape_markdown
-from symattn.renderers.printer import escape_text
+from symattn.targets.markdown import SETUPS, escape_markdown
+from symattn.printing.printer import escape_text
 
 CANARY = "symattn_canary"  # relative: it would appear in the folder TeX runs in
 LABELS = [

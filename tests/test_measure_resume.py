@@ -7,7 +7,7 @@ import random
 import pytest
 
 from symattn import attend, load_problem, render
-from symattn.renderers import measure
+from symattn.printing import measure
 
 from conftest import ROOT
 

@@ -31,8 +31,8 @@ from symattn.errors import InputError
 from symattn.page.build import DEFAULT_TEMPERATURES, build_page, compact_css, parse_temperatures, without_comment_lines
 from symattn.page.data import MathStore, collect
 from symattn.page.katex import ALWAYS, BY_COMMAND, KATEX, VERSION, katex_script
-from symattn.page.phrases import PAGE_PHRASES
-from symattn.renderers.phrases import LANGUAGES
+from symattn.words.page import PAGE_PHRASES, page_phrases
+from symattn.words import LANGUAGES
 
 BROWSER_DIR = ROOT / "tools" / "browser"
 ARTIFACTS = ROOT / "build" / "page"
@@ -65,9 +65,9 @@ def fields(text: str) -> set[str]:
 
 @pytest.mark.parametrize("key", sorted(PAGE_PHRASES))
 def test_every_page_phrase_in_both_languages_with_the_same_placeholders(key):
-    assert set(PAGE_PHRASES[key]) == set(LANGUAGES)
-    assert all(PAGE_PHRASES[key][lang].strip() for lang in LANGUAGES)
-    assert fields(PAGE_PHRASES[key]["en"]) == fields(PAGE_PHRASES[key]["zh"])
+    texts = {lang: page_phrases(lang, heads=True, symbolic=True)[key] for lang in LANGUAGES}
+    assert all(texts[lang].strip() for lang in LANGUAGES)
+    assert fields(texts["en"]) == fields(texts["zh"])
 
 
 def test_temperatures_are_read_exactly():

@@ -26,7 +26,7 @@ from symattn.page.build import DEFAULT_TEMPERATURES, build_page, parse_temperatu
 from symattn.page.data import MathStore, cell_decimal, collect
 from symattn.page.heads import heads_data
 from symattn.parse.expressions import parse_expression
-from symattn.renderers.printer import math as tex_of
+from symattn.printing.printer import math as tex_of
 
 TWO_HEADS = ROOT / "worked_examples" / "12_two_heads" / "problem.toml"
 SYMBOLIC_TAU = ROOT / "worked_examples" / "14_symbolic_temperature" / "problem.toml"

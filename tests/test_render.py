@@ -15,10 +15,10 @@ from clients import compile_tex, katex_errors, math_blocks, pdf_text
 
 import symattn
 from symattn import InputError, cli, notebook
-from symattn.renderers.markdown import escape_markdown
-from symattn.renderers.phrases import ALL_PHRASES as PHRASES
-from symattn.renderers.phrases import GRAMMAR_FIELDS, LANGUAGES
-from symattn.renderers.printer import escape_text
+from symattn.targets.markdown import escape_markdown
+from symattn.words import PHRASES
+from symattn.words import GRAMMAR_FIELDS, LANGUAGES
+from symattn.printing.printer import escape_text
 
 
 def fields(text: str) -> set[str]:
@@ -256,7 +256,7 @@ def test_renderers_never_build_a_stage(example, monkeypatch):
     from symattn import model
     from symattn.checks.invariants import check
     from symattn.derivation import Options, derive
-    from symattn.renderers import render_derivation, render_trace
+    from symattn.targets import render_derivation, render_trace
 
     trace = symattn.attend(symattn.load_problem(example("04_causal_four_positions")))
     assert not trace.is_complete

@@ -11,7 +11,7 @@ from clients import compile_tex, katex_errors, math_blocks
 import symattn
 from symattn import cli
 from symattn.errors import InputError
-from symattn.renderers.shapes_doc import render_shapes
+from symattn.targets.shapes import render_shapes
 
 D2L = """title = "Multi-head attention shapes"
 [input]

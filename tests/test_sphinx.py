@@ -17,7 +17,7 @@ from sites import check_math, sphinx_build
 
 import symattn
 from symattn.answers.verify import verify
-from symattn.renderers.verdicts import render_verification_text
+from symattn.targets.verdicts import render_verification_text
 
 CAUSAL = EXAMPLES / "02_causal_three_positions" / "problem.toml"
 TOKENS = EXAMPLES / "05_five_tokens_temperature" / "problem.toml"

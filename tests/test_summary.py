@@ -15,10 +15,10 @@ from symattn.api import render
 from symattn.checks.invariants import check
 from symattn.derivation import Options, derive
 from symattn.model import ShownDecimal
-from symattn.renderers.blocks import Display
-from symattn.renderers.latex import BREAKABLE, TALL, display
-from symattn.renderers.matrices import terms
-from symattn.renderers.printer import MathPrinter, math
+from symattn.documents.blocks import Display
+from symattn.targets.latex import BREAKABLE, TALL, display
+from symattn.printing.matrices import terms
+from symattn.printing.printer import MathPrinter, math
 
 FIVE = EXAMPLES / "05_five_tokens_temperature" / "problem.toml"
 

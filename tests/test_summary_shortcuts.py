@@ -20,10 +20,10 @@ from symattn.exact import shown
 from symattn.derivation.products import expanded, expanded_product
 from symattn.exact.sympy_fast import rational
 from symattn.parse.spec import parse_problem
-from symattn.renderers.fit import SAFETY, Fit, vector
-from symattn.renderers.measure import width
+from symattn.printing.fit import SAFETY, Fit, vector
+from symattn.printing.measure import width
 from symattn.model import ShownDecimal
-from symattn.renderers.printer import _PRINTER, _denominator, has_denominator
+from symattn.printing.printer import _PRINTER, _denominator, has_denominator
 
 from conftest import ROOT
 

@@ -230,7 +230,7 @@ def test_svg_is_well_formed_with_one_line_per_curve():
 
 
 def test_fragment_names_its_packages_and_has_no_preamble(course):
-    from symattn.renderers.sweep_doc import render_sweep
+    from symattn.targets.sweep import render_sweep
     tex = render_sweep(course, "latex")
     assert tex.startswith("% This fragment needs amsmath, amssymb and pgfplots.")
     assert r"\documentclass" not in tex and r"\usepackage" not in tex
@@ -256,8 +256,8 @@ def test_cli_sweep_bad_table_is_one_line(tmp_path, capsys):
 
 
 def test_analysis_phrases_do_not_redefine_existing_keys():
-    from symattn.renderers.analysis_phrases import ANALYSIS_PHRASES
-    tree = ast.parse((ROOT / "symattn/renderers/phrases.py").read_text(encoding="utf-8"))
+    from symattn.words.analyses import ANALYSIS_PHRASES
+    tree = ast.parse((ROOT / "symattn/words/derivation.py").read_text(encoding="utf-8"))
     keys = {node.value for d in ast.walk(tree) if isinstance(d, ast.Dict)
             for node in d.keys if isinstance(node, ast.Constant) and isinstance(node.value, str)}
     assert not keys & set(ANALYSIS_PHRASES)

@@ -13,12 +13,12 @@ from symattn.checks.invariants import check
 from symattn.derivation import Options, derive
 from symattn.exact.attention import attend
 from symattn.parse.spec import load_problem
-from symattn.renderers.blocks import Display, Step
-from symattn.renderers.document import build
-from symattn.renderers.fit import TEXT_ROWS
-from symattn.renderers.matrices import cells, stacked
-from symattn.renderers.measure import height
-from symattn.renderers.printer import matrix
+from symattn.documents.blocks import Display, Step
+from symattn.documents.derivation import build
+from symattn.printing.fit import TEXT_ROWS
+from symattn.printing.matrices import cells, stacked
+from symattn.printing.measure import height
+from symattn.printing.printer import matrix
 
 TALL = ROOT / "tests" / "tall" / "forty_eight_tokens.toml"
 
@@ -73,7 +73,7 @@ def test_no_display_line_of_the_tall_case_is_taller_than_a_page(detail, lang):
 def test_a_short_entry_keeps_together_and_a_long_one_may_break():
     """\\\\* inside an entry of at most KEPT lines; a row of 48 fractions, one to a line, is
     taller than a page and must be allowed to break (tests/test_pages.py compiles it)."""
-    from symattn.renderers.latex import KEPT, display
+    from symattn.targets.latex import KEPT, display
     short = [r"O_{1,1} &= a", "&+ b", "&+ c"]
     long_ = [r"A_{2,\cdot} &= \bigl(x,"] + [r"&\phantom{=} \quad x,"] * (KEPT + 3)
     text = display(Display(tuple(short + long_ + [r"O_{3,1} &= d"] * 12)))

@@ -20,8 +20,8 @@ from symattn.derivation.approx import Approx, approximate
 from symattn.exact.attention import attend
 from symattn.exact.heads import attend_heads
 from symattn.parse.spec import load_problem, parse_problem
-from symattn.renderers.blocks import Display, Step
-from symattn.renderers.document import build
+from symattn.documents.blocks import Display, Step
+from symattn.documents.derivation import build
 
 WIDE = sorted((ROOT / "tests" / "wide").glob("*.toml"))
 
@@ -320,7 +320,7 @@ def test_a_narrower_width_breaks_more_lines():
 
 @pytest.mark.parametrize("path", WIDE, ids=[p.stem for p in WIDE])
 def test_wide_cases_set_rows_that_fit(path):
-    from symattn.renderers.measure import width
+    from symattn.printing.measure import width
     text = render(attend(load_problem(path)), "latex")
     for body in displays(text):
         for line in re.split(r"\\\\\n", body.strip()):
@@ -466,7 +466,7 @@ def test_a_sum_of_products_of_powers_keeps_the_keys_order():
     products of powers, one of which (7^{√2/2}) is another key's exponential; each term is
     matched whole, so Z_i's terms come out as the row's exponentials, in the keys' order."""
     from benchmarks.jobs import problem_toml
-    from symattn.renderers.textbook import key_order
+    from symattn.derivation.keys import key_order
     trace = attend(parse_problem(problem_toml("logs", 8)))
     derivation = derive(trace, check(trace), Options(detail="textbook"))
     ordered = 0

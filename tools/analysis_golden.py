@@ -38,7 +38,7 @@ def analysis_golden(path: Path) -> dict[str, str]:
 
 def _sweep(problem: Problem) -> dict[str, str]:
     from symattn.analyses.sweep import sweep
-    from symattn.renderers.sweep_doc import render_sweep
+    from symattn.targets.sweep import render_sweep
 
     result = sweep(problem)
     out = {f"sweep.{lang}.{suffix}": render_sweep(result, to, lang, standalone=to == "latex",
@@ -51,7 +51,7 @@ def _sweep(problem: Problem) -> dict[str, str]:
 def _gradient(problem: Problem) -> dict[str, str]:
     from symattn.analyses.gradient import gradients
     from symattn.analyses.gradient_check import check_gradients
-    from symattn.renderers.gradient_doc import render_gradient
+    from symattn.targets.gradient import render_gradient
 
     result = gradients(attend(problem))
     check = check_gradients(result)
@@ -62,7 +62,7 @@ def _gradient(problem: Problem) -> dict[str, str]:
 
 def _nonunique(problem: Problem) -> dict[str, str]:
     from symattn.analyses.nonunique import nonunique
-    from symattn.renderers.nonunique_doc import render_nonunique
+    from symattn.targets.nonunique import render_nonunique
 
     result = nonunique(attend(problem))
     return {f"nonunique.{lang}.{suffix}": render_nonunique(result, to, lang,

@@ -22,7 +22,7 @@ from analysis_golden import write as analysis_write  # noqa: E402
 
 from symattn import attend, attend_heads, load_problem, render  # noqa: E402
 from symattn.model import MultiHeadProblem, ShapeProblem  # noqa: E402
-from symattn.renderers.shapes_doc import render_shapes  # noqa: E402
+from symattn.targets.shapes import render_shapes  # noqa: E402
 
 EXAMPLES = ROOT / "worked_examples"
 VARIANTS = {f"derivation.{lang}.{suffix}": dict(to=to, lang=lang)

@@ -104,7 +104,7 @@ def _finite_difference(trace: Trace, exact: sp.ImmutableMatrix, symbol: sp.Symbo
 
 
 def parameter_report(trace: Trace, name: str = "tau", places: int = 4) -> ParameterReport:
-    """Limits and ∂A/∂name for a trace, decimals decided here (renderers never compute)."""
+    """Limits and ∂A/∂name for a trace, decimals decided here (documents and targets never compute)."""
     found = derivative(trace, name)
     decimals = None if found.matrix.free_symbols else decimal_grid(found.matrix, places)
     return ParameterReport(trace, temperature_limits(trace), found, decimals)

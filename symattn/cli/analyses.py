@@ -14,12 +14,13 @@ from ..analyses.sweep import sweep
 from ..errors import InputError
 from ..exact.attention import attend
 from ..model import Problem, Upstream
-from ..renderers import latex, markdown
-from ..renderers.gradient_doc import render_gradient
-from ..renderers.limits_doc import limit_blocks, limits_text
-from ..renderers.nonunique_doc import render_nonunique
-from ..renderers.printer import needs_cjk
-from ..renderers.sweep_doc import render_sweep
+from ..targets import latex, markdown
+from ..documents.limits import limit_blocks
+from ..printing.printer import needs_cjk
+from ..targets.gradient import render_gradient
+from ..targets.limits import limits_text
+from ..targets.nonunique import render_nonunique
+from ..targets.sweep import render_sweep
 from ..jobs import refuse_kind, settle
 from .loading import load
 from .output import EXIT_FAILED, EXIT_OK, write

@@ -14,8 +14,8 @@ from ..model import Facts, MultiHeadProblem, Problem, ShapeProblem
 from ..parse.claims import load_answers
 from ..parse.claims import Target, parse_key
 from ..parse.submissions import Submissions, read_submissions
-from ..renderers.grades import render_grade_summary, render_grades_csv
-from ..renderers.verdicts import render_verification_json, render_verification_text
+from ..targets.grades import render_grade_summary, render_grades_csv
+from ..targets.verdicts import render_verification_json, render_verification_text
 from ..jobs import refuse_kind, settle
 from .loading import load
 from .output import EXIT_FAILED, EXIT_OK, progress_bar, write

@@ -18,8 +18,8 @@ from ..exercises.problemset import exercises, problem_files
 from ..jobs import refuse_kind, settle
 from ..model import MultiHeadProblem
 from ..parse.spec import load_problem
-from ..renderers.mistakes_doc import mistakes_json, mistakes_text
-from ..renderers.problemset_doc import render_problemset
+from ..targets.mistakes import mistakes_json, mistakes_text
+from ..targets.problemset import render_problemset
 from .output import EXIT_OK, progress_bar, write
 
 

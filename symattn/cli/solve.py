@@ -10,7 +10,7 @@ from ..exact.heads import attend_heads
 from ..jobs import Settings, settle
 from ..jobs.writing import write_trace
 from ..model import MultiHeadProblem, ShapeProblem
-from ..renderers.text import render_heads_report, render_report
+from ..targets.text import render_heads_report, render_report
 from .loading import load
 from .output import EXIT_FAILED, EXIT_OK, write
 
@@ -49,7 +49,7 @@ def _check(trace, s: Settings) -> int:
 
 def _shapes(problem: ShapeProblem, args: argparse.Namespace, s: Settings) -> int:
     """solve and check for a problem that gives only shapes: the shape argument, two constraints."""
-    from ..renderers.shapes_doc import render_shapes, shapes_check  # lazy: shape problems only
+    from ..targets.shapes import render_shapes, shapes_check  # lazy: shape problems only
     if args.command == "check":
         text = shapes_check(problem, s.lang)
     else:

@@ -54,6 +54,8 @@ class Derivation:
     heat: tuple[tuple[int, ...], ...] | None  # weight percentages for the heatmap
     difference: str  # the cross-check's largest difference, formatted
     scalars: dict[str, sp.Expr]  # tau, s, 1/tau and √d_k as shown
+    hidden: tuple[int, int] | None = None  # the masked score (row, key) that would have won its
+    # row by the most, if one would have: the textbook shows it going to −∞
 
     @property
     def example(self) -> int:
@@ -94,7 +96,26 @@ def derive(trace: Trace, report: Report, options: Options = Options(),
                  "s": p.scale_factor if p.scale is None else form(p.scale_factor),
                  "inverse_temperature": form(1 / p.temperature),
                  "root": sp.sqrt(p.key_dimension) if p.key_dimension else sp.S.One},
+        hidden=hidden_winner(trace),
     )
+
+
+def hidden_winner(t: Trace) -> tuple[int, int] | None:
+    """Where the mask matters most: the hidden score exceeding every score its row may read by
+    the largest margin (numerically, by sp.N), as (row, key); None when no hidden score would
+    have won."""
+    best = None
+    for i in range(t.S.rows):
+        if all(t.readable[i]):
+            continue  # nothing hidden in this row
+        readable = [sp.N(t.S[i, j]) for j in range(t.S.cols) if t.readable[i][j]]
+        for j in range(t.S.cols):
+            if t.readable[i][j] or not readable or not t.S[i, j].is_number:
+                continue
+            margin = sp.N(t.S[i, j]) - max(readable)
+            if margin > 0 and (best is None or margin > best[0]):
+                best = (margin, i, j)
+    return None if best is None else best[1:]
 
 
 def _form(problem) -> callable:

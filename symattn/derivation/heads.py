@@ -15,7 +15,7 @@ from .options import Options
 
 @dataclass(frozen=True)
 class HeadsDerivation:
-    """Each head's derivation, the output's decimals and the checks, for the renderers."""
+    """Each head's derivation, the output's decimals and the checks, for the documents."""
 
     trace: MultiHeadTrace
     heads: tuple[Derivation, ...]

@@ -12,11 +12,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import sympy as sp
-from sympy.core.add import _addsort
 
 from ..model import STAGES, Problem, ShownDecimal, Trace
 from .exp_eval import exp_eval
-from .sympy_fast import ordered_product
+from .sympy_fast import ordered_product, ordered_sum
 
 MAX_SHOWN_DIGITS = 15
 Form = Callable[[sp.Basic], sp.Basic]
@@ -87,10 +86,7 @@ def _sum(args: list[sp.Basic]) -> sp.Expr | None:
     units = [a.as_coeff_Mul()[1] for a in terms]
     if len(set(units)) < len(units):
         return None
-    _addsort(terms)
-    if numbers and numbers[0] != 0:
-        terms.insert(0, numbers[0])
-    return terms[0] if len(terms) == 1 else sp.Add._from_args(terms, True)
+    return ordered_sum(terms, numbers[0] if numbers else None)
 
 
 def _product(args: list[sp.Basic]) -> sp.Expr | None:

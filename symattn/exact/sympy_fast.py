@@ -121,6 +121,22 @@ def ordered_product(factors: list[sp.Expr], coefficient: sp.Expr = sp.S.One) -> 
     return factors[0] if len(factors) == 1 else sp.Mul._from_args(factors, True)
 
 
+def ordered_sum(terms: list[sp.Expr], number: sp.Expr | None = None) -> sp.Expr:
+    """sp.Add(number, *terms) for terms that Add would only put in order (no two alike, no
+    number among them): sorted as Add sorts them, the number first, without flatten."""
+    terms = list(terms)
+    _addsort(terms)
+    if number is not None and number != 0:
+        terms.insert(0, number)
+    return terms[0] if len(terms) == 1 else sp.Add._from_args(terms, True)
+
+
+def tail_product(factors: tuple[sp.Expr, ...]) -> sp.Expr:
+    """The product of a Mul's trailing args (already in Mul's order) as Mul holds it, without
+    flatten: the key to look the product up by (2 e^{x} -> e^{x})."""
+    return sp.Mul._from_args(factors)
+
+
 def irrational_power(x: sp.Expr) -> bool:
     """n^c for an integer n > 1 and an irrational c (Mul leaves it as it is beside others)."""
     return x.is_Pow and x.base.is_Integer and x.base > 1 and not x.exp.is_Rational

@@ -16,7 +16,7 @@ from ..kinds import refuse_kind
 from ..limits import MAX_PROBLEMS
 from ..model import MultiHeadProblem, Problem
 from ..parse.spec import load_problem
-from ..renderers.problemset_doc import Exercise, exercise, heads_exercise
+from ..documents.problemset import Exercise, exercise, heads_exercise
 
 
 def problem_files(directory: Path) -> list[Path]:

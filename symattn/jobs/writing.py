@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from ..exact.shown import shown_stages
 from ..model import MultiHeadTrace, Trace
 from ..numeric import decimal_grid
-from ..renderers import render_trace
+from ..targets import render_trace
 from .options import Settings
 
 if TYPE_CHECKING:  # the derivations load when used: text and JSON start without them
@@ -26,7 +26,7 @@ def _plain(trace: Trace | MultiHeadTrace, s: Settings) -> str:
     """Text (exact values with decimals where there are no symbols) or JSON."""
     exact = not trace.problem.symbols  # no decimals of expressions in symbols
     if isinstance(trace, MultiHeadTrace):
-        from ..renderers.heads_doc import heads_json, heads_text  # lazy: multi-head only
+        from ..targets.heads import heads_json, heads_text  # lazy: multi-head only
         if s.to == "json":
             return heads_json(trace.complete())
         return heads_text(trace.complete(), [{n: decimal_grid(h.stage(n), s.places)
@@ -57,14 +57,14 @@ def write_derivation(d: Derivation | HeadsDerivation, to: str, s: Settings, *,
     Markdown, headed as the settings say; `preamble` overrides the settings' (the Sphinx
     directive writes the preamble, the fragment and the Markdown of one derivation)."""
     from ..derivation import HeadsDerivation  # lazy: derivations only
-    from ..renderers import render_blocks  # lazy: the LaTeX and Markdown emitters
-    from ..renderers.printer import needs_cjk  # lazy: derivations only
+    from ..targets import render_blocks  # lazy: the LaTeX and Markdown emitters
+    from ..printing.printer import needs_cjk  # lazy: derivations only
     if isinstance(d, HeadsDerivation):
-        from ..renderers.heads_doc import build_heads  # lazy: multi-head only
+        from ..documents.heads import build_heads  # lazy: multi-head only
         p = d.trace.problem
         blocks, labels = build_heads(d), (p.title or "",) + d.trace.heads[0].problem.row_labels
     else:
-        from ..renderers.document import build  # lazy: the document builders
+        from ..documents.derivation import build  # lazy: the document builders
         q = d.trace.problem
         blocks, labels = build(d), (q.title or "",) + q.row_labels + q.column_labels
     return render_blocks(blocks, to, s.lang, needs_cjk("".join(labels)), heading=s.heading,

@@ -26,7 +26,7 @@ from ..limits import MAX_TEMPERATURES
 from ..kinds import refuse_kind
 from ..model import MultiHeadProblem, Problem, ShapeProblem
 from ..parse.expressions import parse_expression
-from ..renderers.phrases import LANGUAGES
+from ..words import LANGUAGES
 from .data import MathStore, collect
 from .heads import heads_data
 from .katex import katex_css, katex_script

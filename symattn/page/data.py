@@ -19,18 +19,18 @@ from ..exact.attention import attend
 from ..exact.substitute import substitute
 from ..model import Problem, ShapeProblem
 from ..numeric import decimal_string
-from ..renderers.blocks import Block, Display, Heading, Items, Paragraph, Segment, Step
-from ..renderers.checks_doc import check_blocks
-from ..renderers.fit import Fit
-from ..renderers.walk import row_blocks
-from ..renderers.markdown import block as markdown_block
-from ..renderers.phrases import PHRASES
-from ..renderers.printer import escape_text, math
+from ..documents.blocks import Block, Display, Heading, Items, Paragraph, Segment, Step
+from ..documents.checks import check_blocks
+from ..printing.fit import Fit
+from ..documents.walk import row_blocks
+from ..targets.markdown import block as markdown_block
+from ..words import PHRASES
+from ..printing.printer import escape_text, math
 from .edit import edit_data, float_problem
 from .handcheck import hand_checks
 from .lesson import PAGE_TAKEN, legend, lesson_data
 from .mistakes import mistakes_data
-from .phrases import page_phrases
+from ..words.page import page_phrases
 
 TABLES = ("Q", "K", "V", "R", "S", "M", "L", "A", "O")
 STATE_TABLES = TABLES[3:]

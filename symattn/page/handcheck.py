@@ -17,8 +17,8 @@ import sympy as sp
 from ..exact.shown import decimal
 from ..model import ShownDecimal, Trace
 from ..numeric import decimal_string
-from ..renderers.printer import math
-from .phrases import page_phrases
+from ..printing.printer import math
+from ..words.page import page_phrases
 
 Segments = list[str | int]
 MAX_EXACT_TEX = 48  # a longer exact value is shown by its decimal alone

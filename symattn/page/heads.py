@@ -16,7 +16,7 @@ from ..exact.heads import attend_heads
 from ..model import MultiHeadProblem
 from .data import MathStore, collect, grid, temperature_choices
 from .lesson import lesson_data
-from .phrases import page_phrases
+from ..words.page import page_phrases
 from .data import key as url_key
 from .edit_heads import heads_edit
 

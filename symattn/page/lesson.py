@@ -8,8 +8,8 @@ from typing import Any
 from ..derivation import Derivation
 from ..limits import MAX_SIDE
 from ..model import Lesson
-from ..renderers.printer import approx as approx_math
-from ..renderers.printer import math
+from ..printing.printer import approx as approx_math
+from ..printing.printer import math
 
 PAGE_TAKEN = frozenset({"q", *(f"q_{i}" for i in range(1, MAX_SIDE + 1))})
 """Names no name on a page takes: the page writes the query vectors q_1, q_2 ... in italics

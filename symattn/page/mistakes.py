@@ -15,7 +15,7 @@ from ..errors import InputError
 from ..exact.attention import attend
 from ..model import Problem
 from ..numeric import decimal_string
-from ..renderers.exercise_phrases import MISTAKE_FORMULAS, MISTAKE_NAMES
+from ..words.exercises import MISTAKE_FORMULAS, MISTAKE_NAMES
 
 
 def mistakes_data(problem: Problem, places: int, lang: str) -> dict[str, Any] | None:

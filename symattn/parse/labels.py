@@ -22,7 +22,7 @@ def check_label(text: str) -> str:
 
 def check_characters(text: str) -> str:
     """Return user text unchanged if it holds no control, format, bidi or unassigned character
-    (any length: renderers check labels again, and prose may list many of them together)."""
+    (any length: the targets check labels again, and prose may list many of them together)."""
     for column, char in enumerate(text, start=1):
         if unicodedata.category(char) in UNSHOWN:
             raise InputError(f"U+{ord(char):04X} (a control, format or unassigned character) "

@@ -16,10 +16,10 @@ from ..jobs.writing import derivation, write_derivation
 from ..model import MultiHeadProblem, ShapeProblem
 from ..page.build import build_page
 from ..parse.spec import load_problem
-from ..renderers import latex, markdown
-from ..renderers.problemset_doc import problemset_blocks
-from ..renderers.shapes_doc import render_shapes
-from ..renderers.verdicts import render_verification_text
+from ..targets import latex, markdown
+from ..documents.problemset import problemset_blocks
+from ..targets.shapes import render_shapes
+from ..targets.verdicts import render_verification_text
 from ..vocabulary import DETAIL_CHOICES
 
 FORMATS = ("derivation", "answers", "problemset", "page")

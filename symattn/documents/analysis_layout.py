@@ -1,0 +1,25 @@
+"""Layout helpers shared by the sweep, non-uniqueness and gradient documents."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import sympy as sp
+
+from ..printing.printer import math, matrix
+from .blocks import Block, Paragraph
+
+
+def mat(m: sp.MatrixBase) -> str:
+    """A bracketed array of the exact entries."""
+    return matrix([[math(x) for x in m.row(i)] for i in range(m.rows)])
+
+
+def vector(values: Iterable[sp.Expr]) -> str:
+    """(x_1, ..., x_n) with exact entries."""
+    return r"\left(" + ", ".join(math(x) for x in values) + r"\right)"
+
+
+def subtitle(problem) -> list[Block]:
+    """The problem's title as a line under the heading (user text, escaped by each target)."""
+    return [Paragraph((("label", problem.title),))] if problem.title else []

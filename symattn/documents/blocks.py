@@ -1,0 +1,171 @@
+"""The pieces every document is made of (headings, paragraphs, displays, lists, a heatmap) and
+phrases split into text, user labels and inline math; LaTeX and Markdown set them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from string import Formatter
+
+from ..words import PHRASES
+
+
+class Label(str):
+    """User text inside a phrase: each target escapes it."""
+
+
+Segment = tuple[str, str]  # ("text" | "label" | "math", content)
+
+
+@dataclass(frozen=True)
+class Heading:
+    level: int  # 1: the document's title, 2: its parts, ...
+    segments: tuple[Segment, ...]
+    key: str | None = None  # the \label suffix, when the document has a label prefix
+    short: tuple[Segment, ...] = ()  # for the table of contents and page heads: no user label
+
+
+@dataclass(frozen=True)
+class Paragraph:
+    segments: tuple[Segment, ...]
+
+
+@dataclass(frozen=True)
+class Display:
+    lines: tuple[str, ...]  # one line: an equation; several: aligned at '&' (or centred)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One paragraph of sentences and the displays inside it (a lead-in and its equation are
+    never split): text parts are segment tuples, the others Displays."""
+
+    parts: tuple[tuple[Segment, ...] | Display, ...]
+
+
+def step(*parts: tuple[Segment, ...] | Display | tuple[Display, ...]) -> Step:
+    """A Step from its parts in reading order; empty text and tuples of displays flattened."""
+    out: list[tuple[Segment, ...] | Display] = []
+    for part in parts:
+        if isinstance(part, tuple) and part and isinstance(part[0], Display):
+            out += part
+        elif part:
+            out.append(part)
+    return Step(tuple(out))
+
+
+@dataclass(frozen=True)
+class Items:
+    items: tuple[tuple[Segment, ...], ...]
+
+
+@dataclass(frozen=True)
+class Heatmap:
+    rows: tuple[str, ...]
+    columns: tuple[str, ...]
+    percent: tuple[tuple[int, ...], ...]
+    cells: tuple[tuple[str, ...], ...]
+    caption: tuple[Segment, ...]
+
+
+COLORS = ("blue", "red", "green!50!black", "orange", "violet", "brown", "teal", "gray")
+DASHES = ("solid", "dashed", "dotted", "dashdotted", "densely dashed", "loosely dotted")
+PGFPLOTS = (r"\usepackage{pgfplots}", r"\pgfplotsset{compat=1.17}")
+"""A curve's colour and dash are indices into COLORS and DASHES; a plot's LaTeX needs PGFPLOTS."""
+
+
+@dataclass(frozen=True)
+class Curve:
+    """One line: its colour and dash pattern (indices), legend, and (x, y) as decimal strings."""
+
+    color: int
+    dash: int
+    legend: str  # LaTeX math, without dollars
+    legend_text: str  # the same in plain Unicode text (SVG)
+    points: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
+class Plot:
+    """Curves over one x axis, y from 0 to 1 (weights); ticks at exact values of x."""
+
+    caption: tuple[Segment, ...]
+    xlabel: str  # LaTeX math
+    xlabel_text: str
+    ylabel: tuple[Segment, ...]
+    xticks: tuple[tuple[str, str, str], ...]  # (decimal position, LaTeX label, text label)
+    curves: tuple[Curve, ...]
+    image: str | None = None  # Markdown: the SVG file to show (written separately)
+    preamble: tuple[str, ...] = PGFPLOTS
+
+
+Block = Heading | Paragraph | Display | Step | Items | Heatmap | Plot
+"""The closed union: every document is a list of these, and every target sets each of them."""
+
+
+def segments(key: str, lang: str, **values: object) -> tuple[Segment, ...]:
+    """A phrase split into text, label and inline-math segments ($...$ in the phrase)."""
+    out: list[Segment] = []
+    in_math = False
+    buffer = ""
+    for literal, field, _, _ in Formatter().parse(PHRASES[key][lang]):
+        for k, piece in enumerate(literal.split("$")):
+            if k:
+                out.append(("math" if in_math else "text", buffer))
+                buffer, in_math = "", not in_math
+            buffer += piece
+        if field is not None:
+            value = values[field]
+            if isinstance(value, Label) and not in_math:
+                out.append(("text", buffer))
+                out.append(("label", str(value)))
+                buffer = ""
+            else:
+                buffer += str(value)
+    out.append(("math" if in_math else "text", buffer))
+    return tuple(s for s in out if s[1])
+
+
+def joined(*parts: tuple[Segment, ...], separator: str = " ") -> tuple[Segment, ...]:
+    """Several phrases' segments one after another, with a space (or separator) between."""
+    out: list[Segment] = []
+    for part in parts:
+        if not part:
+            continue
+        if out and separator:
+            out.append(("text", separator))
+        out += part
+    return tuple(out)
+
+
+def fill(words: tuple[Segment, ...], inserted: tuple[Segment, ...]) -> tuple[Segment, ...]:
+    """A phrase's segments with the placeholder \\x00 (given as a value) replaced by segments:
+    inline math or labels inside a sentence of the phrase table."""
+    out: list[Segment] = []
+    for kind, text in words:
+        head, found, tail = text.partition("\x00")
+        out += [(kind, head)] if head else []
+        if found:
+            out += inserted
+            out += [(kind, tail)] if tail else []
+    return tuple(out)
+
+
+def unaligned(line: str) -> str:
+    """A display line without its alignment point (the first '&' outside braces and arrays)."""
+    depth = 0
+    for k, char in enumerate(line):
+        if char == "{":
+            depth += 1
+        elif char == "}":
+            depth -= 1
+        elif char == "&" and depth == 0 and line[k - 1:k] != "\\":
+            if line[:k].count(r"\begin") == line[:k].count(r"\end"):
+                return line[:k] + line[k + 1:]
+    return line
+
+
+def title_segments(title: str | None, title_zh: str | None, lang: str, fallback: str
+                   ) -> tuple[Segment, ...]:
+    """A problem's title in the language (the Chinese one when given), else a phrase."""
+    text = title_zh if lang == "zh" and title_zh else title
+    return (("label", text),) if text else segments(fallback, lang)

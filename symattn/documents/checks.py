@@ -1,0 +1,95 @@
+"""The checks closing a derivation, as sentences with their values: how many pass, and what
+each one established (for a symbolic τ, at which value the numbers were compared)."""
+
+from __future__ import annotations
+
+import sympy as sp
+
+from ..derivation import Approx, Derivation
+from ..printing.printer import approx, math
+from ..reports import CheckResult
+from ..words import PHRASES, phrase
+from .blocks import Block, Heading, Paragraph, Segment, fill, segments
+
+DETAILS_WITH_COUNTS = ("nonnegative_numeric", "bounds_numeric")
+
+
+def check_blocks(d: Derivation) -> list[Block]:
+    """A heading, the count that pass, one sentence per check, and the note on decimals."""
+    lang, report = d.options.lang, d.report
+    failed = sum(r.passed is False for r in report.results)
+    undecided = sum(r.passed is None for r in report.results)
+    count = len(report.results)
+    opening = segments("tb_checks_some", lang, failed=failed, count=count) if failed else \
+        segments("tb_checks_undecided", lang, undecided=undecided, count=count) if undecided \
+        else segments("tb_checks_all", lang, count=count)
+    words = list(opening)
+    space = [] if lang == "zh" else [("text", " ")]  # Chinese sentences follow without a space
+    for result in report.results:
+        words += space + list(sentence(d, result))
+    if d.decimals:
+        tiny = any(a is not None and a.exponent for grid in d.decimals.values()
+                   for row in grid for a in row)
+        key = "tb_scientific" if tiny else "tb_decimals"
+        words += space + list(segments(key, lang, places=d.options.places))
+    return [Heading(2, segments("checks", lang), key="checks"), Paragraph(tuple(words))]
+
+
+def sentence(d: Derivation, result: CheckResult) -> tuple[Segment, ...]:
+    """One check as a sentence; a failed or undecided one names what it found."""
+    lang, p, values = d.options.lang, d.trace.problem, dict(result.values)
+    if result.passed is not True:
+        name = PHRASES[f"check_name_{result.check}"][lang]
+        detail = check_detail(result, lang)
+        key = "tb_check_failed" if result.passed is False else "tb_check_undecided"
+        return segments(key, lang, name=name, detail=detail)
+    at = segments("tb_at", lang, values=_at(values["at"])) if values.get("at") else ()
+    if result.check == "shapes":
+        return segments("tb_check_shapes", lang, n_q=p.n_q, n_k=p.n_k, d_v=p.d_v)
+    if result.check == "masked_zero":
+        count = values.get("count", 0)
+        return segments("tb_check_masked_zero" if count else "tb_check_masked_none", lang,
+                        count=count)
+    if result.check == "numeric":
+        return fill(segments("tb_check_numeric", lang, digits=values["digits"], at="\x00",
+                              difference=scientific(d.difference)), at)
+    words = segments(f"tb_check_{result.check}", lang)
+    if result.detail in DETAILS_WITH_COUNTS:
+        extra = segments("tb_numerically", lang, count=values["count"], digits=values["digits"],
+                         at="\x00")
+        words = words[:-1] + ((words[-1][0], words[-1][1].rstrip(".。")),) + fill(extra, at) + \
+            ((words[-1][0], "." if lang == "en" else "。"),)
+    return words
+
+
+def _at(pairs) -> str:
+    """t = 3/7, u = 5/7 as math (names as the printer writes the symbols)."""
+    return ",\\ ".join(f"{math(sp.Symbol(name))} = {value}" for name, value in pairs)
+
+
+def scientific(text: str) -> str:
+    """mpmath's 1.2e-61 as 1.2 \\times 10^{-61}; 0.0 as 0."""
+    mantissa, _, exponent = text.partition("e")
+    if float(mantissa) == 0:
+        return "0"
+    return approx(Approx(mantissa, False, int(exponent))) if exponent else mantissa
+
+
+def check_detail(result: CheckResult, lang: str) -> str:
+    """What a check found, in words, with its values."""
+    separator = phrase("list_separator", lang)
+    shown: dict[str, object] = {}
+    for key, value in result.values:
+        if key == "at":
+            pairs = separator.join(f"{name} = {number}" for name, number in value)
+            shown[key] = phrase("detail_at", lang, values=pairs) if value else ""
+        elif key == "where":
+            shown[key] = phrase("detail_where", lang, entry=value) if value else ""
+        elif key == "items":
+            shown[key] = phrase("item_separator", lang).join(
+                phrase("detail_shape_item", lang, name=n, got=got, want=want) for n, got, want in value)
+        elif key == "orders":
+            shown[key] = separator.join(phrase(f"order_{order}", lang) for order in value)
+        else:
+            shown[key] = separator.join(value) if isinstance(value, tuple) else value
+    return phrase(f"detail_{result.detail}", lang, **shown)

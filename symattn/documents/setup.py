@@ -1,0 +1,104 @@
+"""The opening of a derivation: sizes, temperature, mask and tokens in one sentence, then the
+inputs as bracket matrices (or X and its projections, or the given scores)."""
+
+from __future__ import annotations
+
+from ..derivation import Derivation
+from ..printing.fit import Fit, chain, pack
+from ..printing.matrices import cells, stacked
+from ..printing.printer import matrix, tau_equation
+from ..words import phrase
+from .blocks import Block, Display, Label, Paragraph, Segment, joined, segments, step
+
+
+def listing(items: list[tuple[Segment, ...]], lang: str) -> tuple[Segment, ...]:
+    """a, b and c (English) or a、b、c (Chinese)."""
+    out: list[Segment] = []
+    for k, item in enumerate(items):
+        if k:
+            key = "tb_and" if k == len(items) - 1 else "tb_comma"
+            out.append(("text", phrase(key, lang)))
+        out += item
+    return tuple(out)
+
+
+def quoted(labels: tuple[str, ...], lang: str) -> Label:
+    """Token labels in quotation marks, so that none reads as a matrix name."""
+    separator = "、" if lang == "zh" else ", "
+    return Label(separator.join(f"“{label}”" for label in labels))
+
+
+def setup(d: Derivation, fit: Fit, projections_too: bool = True) -> list[Block]:
+    """One sentence with the sizes, τ, the mask and the tokens; the inputs (and, unless told
+    otherwise, the projections); the policy."""
+    lang, p = d.options.lang, d.trace.problem
+    sizes = [f"n_q = n_k = {p.n_q}"] if p.n_q == p.n_k else [f"n_q = {p.n_q}", f"n_k = {p.n_k}"]
+    if p.key_dimension is not None:
+        sizes.append(f"d_k = {p.key_dimension}")
+    sizes.append(f"d_v = {p.d_v}")
+    items = [(("math", s),) for s in sizes]
+    if (tau := tau_equation(d.scalars["tau"])) != r"\tau":  # a bare τ is named where it divides
+        items.append(segments("tb_temperature", lang) + (("math", tau),))
+    lead = segments("tb_take", lang) + listing(items, lang)
+    lead += _masks(d)
+    if p.key_tokens:
+        lead += segments("tb_tokens_cross", lang, labels=quoted(p.row_labels, lang),
+                         keys=quoted(p.column_labels, lang))
+    elif p.tokens:
+        lead += segments("tb_tokens", lang, labels=quoted(p.tokens, lang))
+    blocks: list[Block] = []
+    if p.projections is not None:
+        sources = ("X", "Y") if "Y" in d.display else ("X",)
+        blocks.append(step(lead + segments("tb_colon", lang), Display(tuple(_inputs(d, fit, sources)))))
+        blocks += projections(d, fit) if projections_too else []
+    elif p.start != "Q":
+        given = joined(lead, segments("tb_semicolon", lang) + segments(f"tb_given_{p.start}", lang),
+                       separator="") + segments("tb_colon", lang)
+        blocks.append(step(given, Display(tuple(_inputs(d, fit, (p.start, "V"))))))
+    else:
+        blocks.append(step(lead + segments("tb_colon", lang),
+                           Display(tuple(_inputs(d, fit, ("Q", "K", "V"))))))
+    if d.trace.fully_masked_rows:
+        rows = ", ".join(str(i + 1) for i in d.trace.fully_masked_rows)
+        how = phrase(f"how_{p.fully_masked}", lang)
+        blocks.append(Paragraph(segments("tb_fully_masked", lang, rows=rows, how=how)))
+    return blocks
+
+
+def _masks(d: Derivation) -> tuple[Segment, ...]:
+    lang, p = d.options.lang, d.trace.problem
+    out = segments(f"tb_mask_{p.mask}", lang) if p.mask != "none" or not (
+        p.keep is not None or p.key_lengths is not None or p.bias is not None) else ()
+    if p.keep is not None:
+        out += segments("tb_mask_keep", lang)
+    if p.key_lengths is not None:
+        out += segments("tb_mask_lengths", lang, lengths=", ".join(map(str, p.key_lengths)))
+    if p.bias is not None:
+        out += segments("tb_mask_bias", lang)
+    return out
+
+
+def _inputs(d: Derivation, fit: Fit, names: tuple[str, ...]) -> list[str]:
+    """name = [matrix] for each input, side by side as they fit, the last with a full stop."""
+    items = [item for name in names for item in stacked(name, cells(d.display[name]))]
+    items[-1] += "."
+    return pack(items, fit) or items
+
+
+def projections(d: Derivation, fit: Fit) -> list[Block]:
+    """The projection matrices and Q = X W_Q = [X][W_Q] = [Q], likewise K and V."""
+    lang, shown = d.options.lang, d.display
+    source = "Y" if "Y" in shown else "X"
+    key = "tb_projections_cross" if source == "Y" else "tb_projections"
+    weights = [item for w in ("W_Q", "W_K", "W_V") for item in stacked(w, cells(shown[w]))]
+    lines: list[str] = []
+    for name, x, w in (("Q", "X", "W_Q"), ("K", source, "W_K"), ("V", source, "W_V")):
+        terms = [("=", f"{x}{w}"), ("=", matrix(cells(shown[x])) + matrix(cells(shown[w]))),
+                 ("=", matrix(cells(shown[name])))]
+        blocks = stacked(name, cells(shown[name]))
+        lines += chain(name, terms, fit) or chain(name, [terms[0], terms[2]], fit) or (
+            [f"{name} &= {terms[2][1]}"] if len(blocks) == 1 else
+            [f"{name} &= {x}{w}"] + [line.replace(" = ", " &= ", 1)
+                                     for line in pack(blocks, fit) or blocks])
+    return [step(segments(key, lang), Display(tuple(pack(weights, fit) or weights)),
+                 Display(tuple(lines)))]

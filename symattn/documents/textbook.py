@@ -1,0 +1,293 @@
+"""The body of a textbook derivation, written as the lesson writes its Example 2: every stage with
+its reason, every row's exponentials and their sum, the weights, each row's check, the output,
+one entry worked as an example and the shape argument."""
+
+from __future__ import annotations
+
+import sympy as sp
+
+from ..derivation import Derivation, Name
+from ..derivation.keys import key_order
+from ..printing.fit import Fit, chain, pack
+from ..printing.matrices import (Factored, approx_cells, cells, matrix_lines, row_vector,
+                       sum_lines, terms)
+from ..printing.printer import approx, math, matrix, tau_equation
+from .blocks import Block, Display, Segment, fill, segments, step
+from .setup import listing
+
+INLINE_NAME = 150.0  # a name wider than this (points) is displayed, not written in the text
+
+
+def textbook(d: Derivation, fit: Fit) -> list[Block]:
+    """Scores, logits, weights and output, each a paragraph with its display."""
+    return [*scores(d, fit), *logits(d, fit), *weights(d, fit), *output(d, fit)]
+
+
+def same_logits(d: Derivation) -> bool:
+    """L is S itself: no mask, no bias, τ = 1."""
+    t = d.trace
+    return t.problem.temperature == 1 and t.problem.bias is None and \
+        all(all(row) for row in t.readable) and t.problem.start in ("Q", "R", "S")
+
+
+def names_of(d: Derivation, kind: str) -> list[Name]:
+    return [n for n in d.names if n.kind == kind]
+
+
+def name_segments(d: Derivation, names: list[Name]) -> tuple[Segment, ...]:
+    """a = 1/√2 ≈ 0.7071, q = 1 − p = … ≈ 0.3302, as a list of inline formulas."""
+    return listing([(("math", _name(n)),) for n in names], d.options.lang)
+
+
+def _name(n: Name) -> str:
+    parts = [math(n.symbol)] + ([math(n.formula)] if n.formula is not None else [])
+    parts.append(math(n.value, slash=True))
+    text = " = ".join(dict.fromkeys(parts))
+    return text + (rf" \approx {approx(n.decimal)}" if n.decimal and not n.decimal.exact else "")
+
+
+def _introduce(d: Derivation, names: list[Name], key: str
+               ) -> tuple[tuple[Segment, ...], tuple[Display, ...]]:
+    """Names in the running text (short ones) or as a display after the lead (long ones)."""
+    if not names:
+        return (), ()
+    words = segments(key, d.options.lang, names="\x00")
+    if all(Fit(INLINE_NAME).fits(_name(n)) for n in names):
+        return fill(words, name_segments(d, names)), ()
+    lines = tuple(f"{math(n.symbol)} &= " + _name(n).split(" = ", 1)[1] for n in names)
+    return fill(words, ()), (Display(lines),)
+
+
+def scores(d: Derivation, fit: Fit) -> list[Block]:
+    """R = QKᵀ and S = R/√d_k with the reason ("because √d_k = 1 ...")."""
+    lang, p, shown = d.options.lang, d.trace.problem, d.display
+    if p.start in ("S", "L"):
+        return []
+    same = same_logits(d)
+    root = d.scalars["root"]
+    product = [("=", r"QK^{\mathsf T}"),
+               ("=", matrix(cells(shown["Q"])) + matrix(cells(shown["K"].T)))] \
+        if p.start == "Q" else []
+    exact = cells(shown["R"])
+    if p.scale is None and root == 1 or p.scale == 1:
+        key = "tb_scale_one" if p.scale is None else "tb_scale_none"
+        lhs = "R = S" + (" = L" if same else "")
+        lines = matrix_lines(lhs, product, exact, None, fit, "R")
+        lead = segments(key, lang) + (segments("tb_same_logits", lang) if same else ())
+    else:
+        key, words = ("tb_scale_root", {"root": math(root)}) if p.scale is None else \
+            ("tb_scale_given", {"s": math(d.scalars["s"], slash=True)})
+        factor = rf"\frac{{R}}{{{math(root)}}}" if p.scale is None else \
+            f"{math(d.scalars['s'], slash=True)}R"
+        lines = matrix_lines("R", product, exact, None, fit, "R") if p.start == "Q" else []
+        lhs = "S" + (" = L" if same else "")
+        lines += matrix_lines(lhs, [("=", factor)], cells(shown["S"]),
+                              approx_cells(d.decimals.get("S")), fit, "S")
+        lead = segments(key, lang, **words) + (segments("tb_same_logits", lang) if same else ())
+    named, shown_names = _introduce(d, names_of(d, "logit"), "tb_write")
+    return [step(lead + named + segments("tb_colon", lang), shown_names, Display(tuple(lines)))]
+
+
+def logits(d: Derivation, fit: Fit) -> list[Block]:
+    """The mask (and a hidden large score, −∞ wins), then L row by row or as a matrix."""
+    lang, p, t, shown = d.options.lang, d.trace.problem, d.trace, d.display
+    if same_logits(d):
+        return []
+    tau = d.scalars["tau"]
+    masked = not all(all(row) for row in t.readable)
+    lead: tuple[Segment, ...] = ()
+    blocks: list[Block] = []
+    if p.mask in ("causal", "causal-bottom-right") and p.keep is None and p.key_lengths is None \
+            and p.bias is None and p.mask == "causal":
+        lead = segments("tb_mask_sets_causal", lang) + _hidden(d)
+    elif masked or p.bias is not None:
+        key = "tb_mask_matrix_bias" if p.bias is not None else "tb_mask_matrix"
+        blocks.append(step(segments(key, lang) + segments("tb_colon", lang),
+                           Display(tuple(matrix_lines("M", [], cells(shown["M"]), None, fit,
+                                                      "M")))))
+        lead = segments("tb_mask_sets", lang) + _hidden(d) if masked else ()
+    if p.start == "L":
+        return blocks
+    if lead:
+        lead += segments("tb_semicolon", lang)
+        words = segments("tb_logits_one", lang) if tau == 1 else \
+            segments("tb_logits_symbolic", lang) if tau_equation(tau) == r"\tau" else \
+            segments("tb_logits_rows", lang, tau=tau_equation(tau))
+    else:
+        words = segments("tb_logits_plain", lang, tau=tau_equation(tau))
+    exact = cells(shown["L"])
+    rows = pack([row_vector(row) for row in exact], fit) \
+        if tau == 1 and lead else None
+    if rows is not None:
+        rows[-1] += "."
+        display = Display(tuple(rows))
+    else:
+        formula = [("=", r"\frac{S + M}{\tau}" if masked or p.bias is not None else r"\frac{S}{\tau}")]
+        display = Display(tuple(matrix_lines("L", formula, exact, approx_cells(d.decimals.get("L")),
+                                             fit, "L")))
+    return blocks + [step(lead + words + (segments("tb_colon", lang) if not lead else ()), display)]
+
+
+def over_sums(d: Derivation, numerators: str) -> Factored:
+    """Each row as 1/Z_i times its numerators (E for A, EV for O, whose terms go in the keys'
+    order); a row with no readable key as it is."""
+    shown = d.display[numerators]
+    return [(rf"\frac{{1}}{{Z_{{{i + 1}}}}}", [terms(x, key_order(d, i, x)) for x in shown.row(i)])
+            if d.sums[i] is not None else
+            ("", [terms(x) for x in d.display["A" if numerators == "E" else "O"].row(i)])
+            for i in range(shown.rows)]
+
+
+def _hidden(d: Derivation) -> tuple[Segment, ...]:
+    """Where the mask matters: a hidden score larger than every score its row may read,
+    shown going to −∞ (10 + (−∞) = −∞); nothing when no hidden score would have won (the
+    derivation found it: Derivation.hidden)."""
+    if d.hidden is None:
+        return ()
+    i, j = d.hidden
+    chain_tex = (rf"S_{{{i + 1},{j + 1}}} + M_{{{i + 1},{j + 1}}} = "
+                 rf"{math(d.display['S'][i, j], slash=True)} + (-\infty) = -\infty")
+    return segments("tb_hidden", d.options.lang, chain=chain_tex)
+
+
+def weights(d: Derivation, fit: Fit) -> list[Block]:
+    """Each row's exponentials and their sum, then A = softmax(L), the names and the row sums."""
+    lang, t, shown = d.options.lang, d.trace, d.display
+    masked = not all(all(row) for row in t.readable)
+    live = [i for i in range(t.A.rows) if d.sums[i] is not None]
+    one = "_one" if len(live) == 1 else ""  # a single row is "the row", its sum "its sum"
+    named, shown_names = _introduce(d, names_of(d, "generator"), "tb_with")
+    lead = segments("tb_exponentiate" + one, lang) + (segments("tb_minus_infinity", lang) if masked
+                                                 else ()) + named + segments("tb_gives", lang)
+    vectors = [row_vector([math(shown["E"][i, j], slash=True) for j in range(t.A.cols)])
+               for i in live]
+    rows = pack(vectors, fit) or matrix_lines("E", [], [cells(shown["E"])[i] for i in live],
+                                               None, fit, "E")
+    sums = [math(d.sums[i], slash=True) for i in live]
+    inline = not wide_sums(d)
+    lines = matrix_lines("A", [], cells(shown["A"]), approx_cells(d.decimals.get("A")), fit, "A",
+                         over_sums(d, "E"), prefer_over=not inline)
+    named_weights, weight_display = _introduce(d, names_of(d, "weight"), "tb_with")
+    gives = named_weights + segments("tb_gives_weights", lang) + segments("tb_colon", lang)
+    if inline:
+        listed = fill(segments("tb_sums" + one, lang, sums="\x00"),
+                      listing([(("math", z),) for z in sums], lang))
+        return [step(lead, shown_names, Display(tuple(rows)), listed + gives, weight_display,
+                     Display(tuple(lines)), _row_sums(d, fit))]
+    z_lines = pack([f"Z_{{{i + 1}}} = {keyed_sum(d, i)}" for i in live], fit, r",\quad ") or \
+        sum_definitions(d, live, fit)
+    rows[-1] += "."
+    return [step(lead, shown_names, Display(tuple(rows))),
+            step(segments("tb_sums_display" + one, lang) + segments("tb_colon", lang),
+                 Display(tuple(z_lines)), segments("tb_normalise" + one, lang) + gives, weight_display,
+                 Display(tuple(lines)), _row_sums(d, fit))]
+
+
+def keyed_sum(d: Derivation, i: int) -> str:
+    """Row i's Z_i with its terms in the keys' order where key_order finds one, else as printed."""
+    order = key_order(d, i, d.sums[i])
+    return " ".join(terms(d.sums[i], order)) if order else math(d.sums[i], slash=True)
+
+
+def sum_definitions(d: Derivation, rows: list[int], fit: Fit) -> list[str]:
+    """Z_i = a + b + … for the rows given, aligned at their equals signs, broken at plus signs."""
+    return [line for i in rows for line in sum_lines(f"Z_{{{i + 1}}}", d.sums[i], fit,
+                                                     order=key_order(d, i, d.sums[i]))]
+
+
+def wide_sums(d: Derivation) -> set[int]:
+    """The rows whose Z_i is too wide to be written in the text (a name for it helps)."""
+    return {i for i, z in enumerate(d.sums)
+            if z is not None and not Fit(INLINE_NAME).fits(math(z, slash=True))}
+
+
+def _row_sums(d: Derivation, fit: Fit) -> tuple[Segment, ...]:
+    """1, 1/10 + 9/10 = 1, 1/6 + 1/2 + 1/3 = 1 where every weight is short; else in words."""
+    lang, t = d.options.lang, d.trace
+    masked = not all(all(row) for row in t.readable)
+    sums = []
+    for i in range(t.A.rows):
+        entries = [d.display["A"][i, j] for j in range(t.A.cols) if t.readable[i][j]]
+        if not entries:
+            continue
+        if not all(x.is_Rational or x.is_Symbol for x in entries):
+            sums = None
+            break
+        text = " + ".join(math(x, slash=True) for x in entries)
+        sums.append(text if len(entries) == 1 else f"{text} = 1")
+    one = "_one" if sum(z is not None for z in d.sums) == 1 else ""  # as in weights()
+    if sums and all(Fit(fit.points * 0.8).fits(s) for s in sums):
+        words = fill(segments("tb_row_sums" + one, lang, sums="\x00"),
+                      listing([(("math", s),) for s in sums], lang))
+    else:
+        words = segments("tb_rows_exact" + one, lang)
+    return words + (segments("tb_masked_zero", lang) if masked else segments("tb_period", lang))
+
+
+def output(d: Derivation, fit: Fit) -> list[Block]:
+    """O = AV with its decimals, one entry worked as an example, and the shape argument."""
+    lang, shown, p = d.options.lang, d.display, d.trace.problem
+    product_ = [("=", "AV"), ("=", matrix(cells(shown["A"])) + matrix(cells(shown["V"])))]
+    lines = matrix_lines("O", product_, cells(shown["O"]), approx_cells(d.decimals.get("O")), fit,
+                         "O", over_sums(d, "N"), prefer_over=bool(wide_sums(d)))
+    shape = segments("tb_shape", lang, n_q=p.n_q, n_k=p.n_k, d_v=p.d_v)
+    example = _example(d)
+    if example is None:
+        return [step(segments("tb_output", lang), Display(tuple(lines)), shape)]
+    lhs, pieces = example
+    inline = f"{lhs} = " + " ".join(f"{r} {t}" for r, t in pieces).removeprefix("= ")
+    if fit.fits(inline):  # one line of running text at most
+        words = segments("tb_example", lang) + (("math", inline),) + \
+            segments("tb_period", lang) + (("text", " " if lang == "en" else ""),)
+        return [step(segments("tb_output", lang), Display(tuple(lines)), words + shape)]
+    worked = chain(lhs, pieces, fit) or chain(lhs, _by_decimals(d), fit)
+    if worked is None:  # not even one weight's decimal times a value fits a line
+        return [step(segments("tb_output", lang), Display(tuple(lines)), shape)]
+    worked[-1] += "."
+    return [step(segments("tb_output", lang), Display(tuple(lines)),
+                 segments("tb_example", lang), Display(tuple(worked)), shape)]
+
+
+def _example(d: Derivation) -> tuple[str, list[tuple[str, str]]] | None:
+    """O_{i,1} = A_{i,1} V_{1,1} + … = value ≈ decimal, as a chain: (1/6)·2 + (1/2)·0 + …"""
+    t, i, shown = d.trace, d.example, d.display
+    if d.sums[i] is None:
+        return None
+    products = [product(shown["A"][i, j], shown["V"][j, 0])
+                for j in range(t.A.cols) if t.readable[i][j]]
+    pieces = [("=", products[0])] + [("+", x) for x in products[1:]]
+    pieces.append(("=", math(shown["O"][i, 0], slash=True)))
+    decimal = (d.decimals.get("O") or [[None]] * (i + 1))[i][0]
+    if decimal is not None and not decimal.exact:
+        pieces.append((r"\approx", approx(decimal)))
+    return rf"O_{{{i + 1},1}}", pieces
+
+
+def _by_decimals(d: Derivation) -> list[tuple[str, str]]:
+    """O_{i,1} = A_{i,1} V_{1,1} + … ≈ 0.1234 · 0.05 + … ≈ 0.4421: the example when the exact
+    weights are too long to multiply out on a line (each A_{i,j} is in the matrix above)."""
+    t, i, shown = d.trace, d.example, d.display
+    keys = [j for j in range(t.A.cols) if t.readable[i][j]]
+    pieces = [("=" if k == 0 else "+", rf"A_{{{i + 1},{j + 1}}} V_{{{j + 1},1}}")
+              for k, j in enumerate(keys)]
+    weights, output_ = d.decimals.get("A"), d.decimals.get("O")
+    if weights is not None:
+        pieces += [(r"\approx" if k == 0 else "+",
+                    rf"{approx(weights[i][j])} \cdot {_factor(shown['V'][j, 0])}")
+                   for k, j in enumerate(keys)]
+    if output_ is not None:  # after rounded weights the value is approximate even if exact
+        exact = output_[i][0].exact and weights is None
+        pieces.append(("=" if exact else r"\approx", approx(output_[i][0])))
+    return pieces
+
+
+def _factor(x: sp.Expr) -> str:
+    """x as a factor of a product: a fraction, a sum or a negative number in parentheses."""
+    text = math(x, slash=True)
+    loose = x.is_Add or x.could_extract_minus_sign() or x.is_Rational and x.q != 1
+    return rf"\left({text}\right)" if loose else text
+
+
+def product(a: sp.Expr, b: sp.Expr) -> str:
+    """a · b with a fraction or a sum in parentheses: (1/6) · 2, p · 2."""
+    return rf"{_factor(a)} \cdot {_factor(b)}"

@@ -1,0 +1,158 @@
+"""One query row step by step: every line formula = substitution = result (≈ decimal), nothing
+identical repeated, masked entries shown going to −∞ and to a weight of exactly 0."""
+
+from __future__ import annotations
+
+from ..derivation import Derivation, RowSteps
+from ..printing.fit import Fit, chain
+from ..printing.matrices import sum_lines
+from ..printing.measure import width
+from ..printing.printer import approx, math, power_of_e, tau_equation
+from ..words import phrase
+from .blocks import Block, Display, Heading, Label, Step, segments, step
+from .textbook import keyed_sum, product, same_logits
+
+
+def _index(stage: str, i: int, j: int) -> str:
+    return f"{stage}_{{{i + 1},{j + 1}}}"
+
+
+def _approx(d: Derivation, stage: str, i: int, j: int) -> list[tuple[str, str]]:
+    grid = d.decimals.get(stage)
+    a = grid[i][j] if grid else None
+    return [(r"\approx", approx(a))] if a is not None and not a.exact else []
+
+
+def _lines(rows: list[tuple], fit: Fit, more: tuple[str, ...] = ()) -> Display:
+    """Aligned chains sharing one alignment point (and more lines after them): each row is
+    (lhs, terms) or (lhs, terms, shorter terms for when the whole chain cannot fit)."""
+    left = max(width(row[0]) for row in rows) * 1.12
+    lines: list[str] = []
+    for lhs, terms, *shorter in rows:
+        lines += chain(lhs, terms, fit, at=left) or \
+            (shorter and chain(lhs, shorter[0], fit, at=left)) or \
+            chain(lhs, terms[-2:], fit, at=left) or [f"{lhs} &{terms[-1][0]} {terms[-1][1]}"]
+    return Display(tuple(lines) + more)
+
+
+def row_blocks(d: Derivation, steps: RowSteps, fit: Fit) -> list[Block]:
+    """Dot products, scaling, logits, exponentials, weights, the row's check and its outputs."""
+    p, lang, i = d.trace.problem, d.options.lang, steps.row
+    label = p.row_labels[i]
+    plain = segments("row_detail_plain", lang, row=i + 1)
+    title = segments("row_detail", lang, row=i + 1, label=Label(label)) \
+        if label != str(i + 1) else plain
+    out: list[Block] = [Heading(2, title, key=f"row{i + 1}", short=plain)]
+    if p.start == "Q":
+        out.append(step(segments("wk_dots", lang, row=i + 1), _dots(d, steps, fit)))
+    if p.start in ("Q", "R") and p.scale_factor != 1:
+        out.append(_scaling(d, i, fit))
+    if not same_logits(d) and p.start != "L":
+        out.append(_logits(d, i, fit))
+    if d.sums[i] is None:
+        how = phrase(f"how_{p.fully_masked}", lang)
+        out.append(step(segments("tb_fully_masked", lang, rows=i + 1, how=how)))
+        return out
+    out += _softmax(d, steps, fit)
+    return out
+
+
+def _dots(d: Derivation, steps: RowSteps, fit: Fit) -> Display:
+    i = steps.row
+    rows = []
+    for j, pairs in enumerate(steps.dots):
+        terms = [("=", rf"\mathbf q_{{{i + 1}}} \cdot \mathbf k_{{{j + 1}}}"),
+                 ("=", " + ".join(product(a, b) for a, b in pairs)),
+                 ("=", math(d.display["R"][i, j], slash=True))]
+        rows.append((_index("R", i, j), terms))
+    return _lines(rows, fit)
+
+
+def _scaling(d: Derivation, i: int, fit: Fit) -> Step:
+    p, lang = d.trace.problem, d.options.lang
+    rows = []
+    for j in range(p.n_k):
+        r = math(d.display["R"][i, j], slash=True)
+        if p.scale is None:
+            formula = rf"\frac{{{_index('R', i, j)}}}{{\sqrt{{d_k}}}}"
+            substitution = rf"\frac{{{r}}}{{{math(d.scalars['root'])}}}"
+        else:
+            s = math(d.scalars["s"], slash=True)
+            formula, substitution = rf"s\,{_index('R', i, j)}", rf"{s} \cdot {r}"
+        rows.append((_index("S", i, j), [("=", formula), ("=", substitution),
+                                         ("=", math(d.display["S"][i, j], slash=True))]
+                     + _approx(d, "S", i, j)))
+    words = segments("wk_scale", lang, root=math(d.scalars["root"])) if p.scale is None else \
+        segments("wk_scale_given", lang, s=math(d.scalars["s"], slash=True))
+    return step(words, _lines(rows, fit))
+
+
+def _logits(d: Derivation, i: int, fit: Fit) -> Step:
+    p, lang, shown = d.trace.problem, d.options.lang, d.display
+    tau = d.scalars["tau"]
+    rows = []
+    for j in range(p.n_k):
+        s, m = math(shown["S"][i, j], slash=True), math(shown["M"][i, j], slash=True)
+        m = f"({m})" if shown["M"][i, j].could_extract_minus_sign() else m
+        inner = f"{_index('S', i, j)} + {_index('M', i, j)}"
+        if tau == 1:
+            terms = [("=", inner), ("=", f"{s} + {m}")]
+        else:
+            t = math(tau, slash=True)
+            terms = [("=", rf"\frac{{{inner}}}{{\tau}}"), ("=", rf"\frac{{{s} + {m}}}{{{t}}}")]
+        terms.append(("=", math(shown["L"][i, j], slash=True)))
+        rows.append((_index("L", i, j), terms + _approx(d, "L", i, j)))
+    words = segments("wk_logits_one", lang) if tau == 1 else \
+        segments("wk_logits", lang, tau=tau_equation(tau))
+    return step(words, _lines(rows, fit))
+
+
+def _softmax(d: Derivation, steps: RowSteps, fit: Fit) -> list[Block]:
+    """Exponentials and their sum, weights, the row's check, outputs."""
+    p, lang, shown, i = d.trace.problem, d.options.lang, d.display, steps.row
+    E = shown["E"]
+    exps = [(rf"e^{{{_index('L', i, j)}}}", [("=", power_of_e(shown["L"][i, j])),
+                                            ("=", math(E[i, j], slash=True))]
+             + _approx(d, "E", i, j)) for j in steps.readable]
+    z = d.decimals.get("Z")
+    about = [(r"\approx", approx(z[i][0]))] if z and z[i][0] is not None and not z[i][0].exact else []
+    total = [("=", rf"\sum_j e^{{L_{{{i + 1},j}}}}"),
+             ("=", " + ".join(math(E[i, j], slash=True) for j in steps.readable)),
+             ("=", keyed_sum(d, i))] + about  # as the terms before it (dropped) unless they combine
+    lhs = f"Z_{{{i + 1}}}"
+    left = max(width(x) for x, _ in exps) * 1.12
+    more = () if chain(lhs, total, fit, at=left) else tuple(  # a long sum over several lines
+        [f"{lhs} &= {total[0][1]}"] + sum_lines("", d.sums[i], fit, at=left) + [f"&{r} {t}" for r, t in about])
+    if not more:
+        exps.append((lhs, total))
+    weights = []
+    for j in range(p.n_k):
+        if j not in steps.readable:
+            weights.append((_index("A", i, j), [("=", rf"0 \quad \text{{{phrase('wk_masked_note', lang)}}}")]))
+            continue
+        terms = [("=", rf"\frac{{e^{{{_index('L', i, j)}}}}}{{Z_{{{i + 1}}}}}"),
+                 ("=", f"{math(E[i, j])}/{math(d.sums[i])}" if E[i, j].is_Integer and
+                  d.sums[i].is_Integer else rf"\frac{{{math(E[i, j])}}}{{{math(d.sums[i])}}}"),
+                 ("=", math(shown["W"][i, j], slash=True)), ("=", math(shown["A"][i, j], slash=True))]
+        over_z = [terms[0], ("=", rf"\frac{{{math(E[i, j])}}}{{Z_{{{i + 1}}}}}")]
+        weights.append((_index("A", i, j), terms + _approx(d, "A", i, j),
+                        over_z + _approx(d, "A", i, j)))
+    blocks: list[Block] = [step(segments("wk_exponentials", lang), _lines(exps, fit, more)),
+                           step(segments("wk_weights", lang), _lines(weights, fit))]
+    if len(steps.readable) > 1:
+        total = " + ".join(math(shown["A"][i, j], slash=True) for j in steps.readable)
+        if not fit.fits(total + " = 1"):  # too wide in full: the same sum over Z_i
+            total = (rf"\sum_j A_{{{i + 1},j}} = \frac{{\sum_j e^{{L_{{{i + 1},j}}}}}}"
+                     rf"{{Z_{{{i + 1}}}}} = \frac{{Z_{{{i + 1}}}}}{{Z_{{{i + 1}}}}}")
+        blocks.append(step(segments("wk_check", lang), _lines([(total, [("=", "1")])], fit)))
+    outputs = []
+    for c in range(p.d_v):
+        terms = [("=", rf"\sum_j A_{{{i + 1},j}} V_{{j,{c + 1}}}"),
+                 ("=", " + ".join(product(shown["A"][i, j], shown["V"][j, c])
+                                  for j in steps.readable)),
+                 ("=", math(shown["O"][i, c], slash=True))]
+        over_z = [terms[0], ("=", rf"\frac{{{math(shown['N'][i, c])}}}{{Z_{{{i + 1}}}}}")]
+        outputs.append((_index("O", i, c), terms + _approx(d, "O", i, c),
+                        over_z + _approx(d, "O", i, c)))
+    blocks.append(step(segments("wk_output", lang), _lines(outputs, fit)))
+    return blocks

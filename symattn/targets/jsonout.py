@@ -1,0 +1,51 @@
+"""A trace as JSON: title, shapes and every stage's entries in SymPy's str() syntax (E is Euler's
+number there, as SymPy reads it), and for a problem written in decimals their display forms."""
+
+from __future__ import annotations
+
+import json
+
+import sympy as sp
+
+from ..documents import laid_out
+from ..model import Trace
+from ..printing.canonical import CanonicalPrinter
+from ..printing.plain import CanonicalTextPrinter
+
+
+def render_json(trace: Trace, shown: dict[str, sp.Basic] | None = None) -> str:
+    """JSON with every exact entry as a string SymPy reads back as the same expression; masked
+    entries of M and L are "-oo". With
+    `shown` (a problem written in decimals), "display" holds each stage as a person reads it
+    (0.126, e^0.9995 written exp(0.9995)), beside the exact "stages"."""
+    stages = laid_out(trace).problem.shown_stages
+    document = {
+        "title": trace.problem.title,
+        "shapes": {name: list(trace.stage(name).shape) for name in stages},
+        "stages": _grids({name: trace.stage(name) for name in stages},
+                         CanonicalPrinter().doprint),
+    }
+    if shown:
+        document["display"] = _grids({name: shown[name] for name in stages}, CanonicalTextPrinter().doprint)
+    return _dump(document) + "\n"
+
+
+def _grids(matrices: dict, text) -> dict[str, list[list[str]]]:
+    return {name: [[text(x) for x in row] for row in m.tolist()] for name, m in matrices.items()}
+
+
+def _dump(document: dict) -> str:
+    """Indented JSON with each matrix row and shape on one line, for reading and diffing."""
+    def one_line(value: object) -> str:
+        return json.dumps(value, ensure_ascii=False)
+
+    parts = [f'  "title": {one_line(document["title"])}']
+    shapes = ", ".join(f"{one_line(k)}: {one_line(v)}" for k, v in document["shapes"].items())
+    parts.append(f'  "shapes": {{{shapes}}}')
+    for key in ("stages", "display"):
+        if key in document:
+            grids = ",\n".join(f"    {one_line(name)}: [\n" + ",\n".join(
+                f"      {one_line(row)}" for row in rows) + "\n    ]"
+                for name, rows in document[key].items())
+            parts.append(f'  "{key}": {{\n{grids}\n  }}')
+    return "{\n" + ",\n".join(parts) + "\n}"

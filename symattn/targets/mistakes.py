@@ -1,0 +1,41 @@
+"""The classic mistakes of one problem as text: each mistake, its derivation line, its A and O."""
+
+from __future__ import annotations
+
+import json
+
+import sympy as sp
+
+from ..answers.results import Mistake
+from ..words import phrase
+from .verdicts import value_text
+
+
+def _rows(matrix: sp.ImmutableMatrix) -> str:
+    return "[" + ", ".join("[" + ", ".join(value_text(x) for x in matrix.row(i)) + "]"
+                           for i in range(matrix.rows)) + "]"
+
+
+def mistakes_text(found: tuple[Mistake, ...], lang: str = "en", title: str | None = None) -> str:
+    """One section per mistake: its name and formula, then A' and O' (or why it does not apply)."""
+    heading = phrase("mistakes_title", lang)
+    lines = [f"{title} — {heading}" if title else heading]
+    for m in found:
+        lines.append(f"[{m.name}] {phrase(f'mistake_{m.name}', lang)}")
+        lines.append(f"    {phrase(f'formula_{m.name}', lang)}")
+        if m.applies:
+            lines += [f"    A' = {_rows(m.A)}", f"    O' = {_rows(m.O)}"]
+        else:
+            lines.append(f"    {phrase(f'mistake_{m.reason}', lang)}")
+    return "\n".join(lines) + "\n"
+
+
+def mistakes_json(found: tuple[Mistake, ...], lang: str = "en") -> str:
+    """Every mistake with its name, words, formula, and A' and O' as SymPy strings (or null)."""
+    def grid(matrix):
+        return None if matrix is None else [[str(x) for x in matrix.row(i)]
+                                            for i in range(matrix.rows)]
+    document = [{"mistake": m.name, "text": phrase(f"mistake_{m.name}", lang),
+                 "formula": phrase(f"formula_{m.name}", lang), "applies": m.applies,
+                 "reason": m.reason or None, "A": grid(m.A), "O": grid(m.O)} for m in found]
+    return json.dumps(document, ensure_ascii=False, indent=1) + "\n"

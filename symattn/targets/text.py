@@ -1,0 +1,134 @@
+"""A trace as plain text: each stage's formula, shape and labelled matrix; a check report."""
+
+from __future__ import annotations
+
+import unicodedata
+
+import sympy as sp
+
+from ..documents import laid_out
+from ..documents.checks import check_detail
+from ..model import Trace
+from ..printing.plain import CanonicalTextPrinter, TextPrinter
+from ..reports import CheckResult, HeadsReport, Report
+from ..words import phrase
+
+_PRINTER = TextPrinter()
+
+FORMULAS = {
+    "Q": "Q (queries)", "K": "K (keys)", "V": "V (values)",
+    "R": "R = Q K^T (raw scores)", "S": "S = s R (scaled scores)",
+    "M": "M (additive mask: 0 = may read, -oo = may not)", "L": "L = (S + M) / tau (logits)",
+    "A": "A = softmax(L), row by row (weights)", "O": "O = A V (output)",
+}
+GIVEN = {"R": "raw scores", "S": "scaled scores", "L": "logits"}
+MASK_WORDS = {"none": "none", "causal": "causal (query i reads keys j <= i)",
+              "causal-bottom-right": "causal, bottom-right aligned (j <= i + n_k - n_q)"}
+MARKS = {True: "ok", False: "failed", None: "undecided"}
+MAX_GRID_WIDTH = 100
+
+
+def render_text(trace: Trace, decimals: dict[str, list[list[str]]],
+                shown: dict[str, sp.Basic] | None = None) -> str:
+    """Every stage in order, with labels, and decimals after the stages that have them; `shown`
+    holds the display forms of the stages, tau and s where they differ (a decimal problem)."""
+    p = laid_out(trace).problem
+    shown = shown or {}
+    printer = CanonicalTextPrinter()
+    lines = [p.title] if p.title else []
+    d_k = "" if p.key_dimension is None else f"d_k = {p.key_dimension}, "
+    lines.append(f"n_q = {p.n_q}, n_k = {p.n_k}, {d_k}d_v = {p.d_v}; "
+                 f"scale s = {_PRINTER.doprint(shown.get('s', p.scale_factor))}; "
+                 f"temperature tau = {_PRINTER.doprint(shown.get('tau', p.temperature))}")
+    masks = [MASK_WORDS[p.mask]] + [word for word, given in (
+        ("keep matrix", p.keep), ("key lengths", p.key_lengths), ("bias", p.bias)) if given]
+    lines.append(f"mask: {' + '.join(masks)}; fully masked rows: {p.fully_masked}")
+    if p.start != "Q":
+        lines.append(f"the problem starts from the given {GIVEN[p.start]} {p.start}")
+    for name in p.shown_stages:
+        matrix = shown.get(name, trace.stage(name))
+        rows, columns = _labels(trace, name)
+        formula = f"{name} ({GIVEN[name]}, given)" if name in GIVEN and name == p.start \
+            else FORMULAS[name]
+        lines += ["", f"{formula}   [{matrix.rows}x{matrix.cols}]"]
+        cells = [[printer.doprint(x) for x in row] for row in matrix.tolist()]
+        table = grid(rows, columns, cells)
+        if max(width(line) for line in table) <= MAX_GRID_WIDTH:
+            lines += table
+            if name in decimals:
+                lines += ["  ~ decimals:"] + grid(rows, columns, decimals[name])
+        else:
+            lines += listing(name, rows, columns, cells, decimals.get(name))
+    for i in trace.fully_masked_rows:
+        lines.append(f"row {i + 1} may read no key: policy '{p.fully_masked}' applied")
+    return "\n".join(lines) + "\n"
+
+
+def _labels(trace: Trace, name: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    p = trace.problem
+    rows = p.row_labels if name not in ("K", "V") else p.column_labels
+    if name in ("Q", "K"):
+        columns = tuple(str(c) for c in range(1, p.d_k + 1))
+    elif name in ("V", "O"):
+        columns = tuple(str(c) for c in range(1, p.d_v + 1))
+    else:
+        columns = p.column_labels
+    return rows, columns
+
+
+def width(text: str) -> int:
+    """Display width in a terminal: wide (CJK) characters take two cells."""
+    if text.isascii():
+        return len(text)
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def _pad(text: str, size: int, right: bool) -> str:
+    fill = " " * (size - width(text))
+    return fill + text if right else text + fill
+
+
+def grid(rows: tuple[str, ...], columns: tuple[str, ...], cells: list[list[str]]) -> list[str]:
+    """Right-aligned columns under their labels, each row after its label."""
+    head = max(width(r) for r in rows)
+    widths = [max([width(c)] + [width(row[k]) for row in cells]) for k, c in enumerate(columns)]
+    out = ["  " + " " * head + "  " + "  ".join(_pad(c, w, True) for c, w in zip(columns, widths))]
+    for label, row in zip(rows, cells):
+        out.append("  " + _pad(label, head, False) + "  "
+                   + "  ".join(_pad(x, w, True) for x, w in zip(row, widths)))
+    return out
+
+
+def listing(name: str, rows: tuple[str, ...], columns: tuple[str, ...], cells: list[list[str]],
+            decimals: list[list[str]] | None) -> list[str]:
+    """Entry by entry, for matrices too wide to read as a grid."""
+    out = []
+    for i, (label, row) in enumerate(zip(rows, cells)):
+        out.append(f"  row {i + 1} ({label}):" if label != str(i + 1) else f"  row {i + 1}:")
+        for j, (column, cell) in enumerate(zip(columns, row)):
+            approx = f"  ~ {decimals[i][j]}" if decimals and cell != decimals[i][j] else ""
+            head = f"{name}[{i + 1},{j + 1}]" + (f" ({column})" if column != str(j + 1) else "")
+            out.append(f"    {head} = {cell}{approx}")
+    return out
+
+
+def render_report(report: Report, lang: str = "en") -> str:
+    """One line per check, then the verdict."""
+    lines = [check_line(result, lang) for result in report.results]
+    lines.append(phrase("checks_passed" if report.passed else "checks_failed", lang))
+    return "\n".join(lines) + "\n"
+
+
+def render_heads_report(report: HeadsReport, lang: str = "en") -> str:
+    """Every head's checks, the output's agreement with mpmath, then the verdict."""
+    lines = [f"[{phrase('head_mark', lang, k=k)}] {check_line(result, lang)}"
+             for k, head in enumerate(report.reports, start=1) for result in head.results]
+    lines.append(phrase("heads_output", lang, difference=f"{float(report.difference):.1e}"))
+    lines.append(phrase("checks_passed" if report.passed else "checks_failed", lang))
+    return "\n".join(lines) + "\n"
+
+
+def check_line(result: CheckResult, lang: str) -> str:
+    """[ok] name: detail."""
+    return phrase("check_line", lang, mark=phrase(f"mark_{MARKS[result.passed]}", lang),
+               name=phrase(f"check_name_{result.check}", lang), detail=check_detail(result, lang))

@@ -1,0 +1,19 @@
+"""Words: every phrase of the project in English and Chinese, looked up by `phrase(key, lang)`."""
+
+from __future__ import annotations
+
+from . import analyses, answers, checks, derivation, exercises, page, textbook
+from .registry import GRAMMAR_FIELDS, LANGUAGES, PHRASES, Same, phrase, register
+
+register(derivation.DERIVATION_PHRASES)  # solve --format latex/markdown
+register(textbook.TEXTBOOK_PHRASES)  # textbook derivations
+register(analyses.ANALYSIS_PHRASES)  # sweeps, non-uniqueness, gradients
+register(answers.ANSWER_PHRASES)  # verify, grade
+register(checks.CHECK_PHRASES)  # check
+register(exercises.MISTAKE_NAMES)  # mistakes
+register(exercises.MISTAKE_FORMULAS)
+register(exercises.EXERCISE_PHRASES)
+register(exercises.SET_PHRASES)  # problem sets
+register(page.PAGE_PHRASES, page.PREFIX)  # the course page
+
+__all__ = ["GRAMMAR_FIELDS", "LANGUAGES", "PHRASES", "Same", "phrase", "register"]

@@ -1,0 +1,42 @@
+"""The words of `symattn verify` and `grade`: statuses, rules and notes, English and Chinese."""
+
+from __future__ import annotations
+
+ANSWER_PHRASES: dict[str, dict[str, str]] = {
+    "verification": {"en": "Verification", "zh": "答案核对"},
+    "status_correct": {"en": "correct", "zh": "正确"},
+    "status_wrong": {"en": "wrong", "zh": "错误"},
+    "status_undecided": {"en": "undecided", "zh": "未能判定"},
+    "status_invalid": {"en": "invalid", "zh": "无效"},
+    "status_time_limit": {"en": "time limit", "zh": "超时"},
+    "note_time_limit": {"en": "took more than {0:g} s of CPU time, twice; review it by hand",
+                        "zh": "两次都用了超过 {0:g} 秒的 CPU 时间；请人工复核"},
+    "expected_given": {"en": "expected {expected}, given {given}",
+                       "zh": "应为 {expected}，给出 {given}"},
+    "entries_wrong": {"en": "{count} of {total} entries not correct",
+                      "zh": "{total} 个条目中有 {count} 个不正确"},
+    "rule_exact": {"en": "exact comparison", "zh": "精确比较"},
+    "rule_places": {"en": "a decimal with {n} {places} must be the exact value rounded to {n} {places}",
+                    "zh": "{n} 位小数须等于精确值四舍五入到 {n} 位"},
+    "rule_tie": {"en": "the exact value lies halfway at {n} {places}: either rounding is accepted",
+                 "zh": "精确值在第 {n} 位恰为一半：两种舍入都接受"},
+    "rule_tolerance": {"en": "within ±{t} of the exact value", "zh": "与精确值之差不超过 {t}"},
+    "rule_relative": {"en": "within a relative error of {t}", "zh": "相对误差不超过 {t}"},
+    "rule_sigfigs": {"en": "the exact value rounded to {n} significant figures",
+                     "zh": "精确值保留 {n} 位有效数字"},
+    "rule_shape": {"en": "shape", "zh": "形状"},
+    "rule_numeric": {"en": "equal to {n} digits but not proved equal",
+                     "zh": "在 {n} 位精度下相等，但未能证明"},
+    "rule_parse": {"en": "could not be read: {error}", "zh": "无法解析：{error}"},
+    "note_unreadable": {"en": "could not be read: {0}", "zh": "无法解析：{0}"},
+    "note_shapes_only": {"en": "this problem gives only shapes; values cannot be checked",
+                         "zh": "本题只给出形状，无法核对数值"},
+    "note_out_of_range": {"en": "no such entry: the stage is {2}x{3}",
+                          "zh": "没有这个位置：该矩阵为 {2}x{3}"},
+    "note_size": {"en": "expected {0}x{1} entries, given {2}x{3}",
+                  "zh": "应有 {0}x{1} 个条目，给出 {2}x{3}"},
+    "note_not_given": {"en": "{0} is not given by this problem", "zh": "本题未给出 {0}"},
+    "summary_all": {"en": "all {total} claims correct", "zh": "全部 {total} 项正确"},
+    "summary_some": {"en": "{correct} of {total} claims correct", "zh": "{total} 项中 {correct} 项正确"},
+}
+"""Verification feedback (symattn verify, grade), English and Chinese."""
