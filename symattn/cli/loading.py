@@ -1,11 +1,10 @@
-"""Reading the problem a command names, with --subs applied; refusing kinds a command cannot take."""
+"""Reading the problem a command names, with --subs applied."""
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
 
-from ..errors import InputError
 from ..exact.substitute import substitute
 from ..model import MultiHeadProblem, Problem, ShapeProblem
 from ..parse.options import read_substitutions
@@ -22,10 +21,3 @@ def load(args: argparse.Namespace) -> AnyProblem:
         problem = substitute(problem, read_substitutions(problem.symbols, subs))
     return problem
 
-
-def single_head(problem: AnyProblem, command: str) -> Problem | ShapeProblem:
-    """The problem, unless it has [[heads]], which this command does not take."""
-    if isinstance(problem, MultiHeadProblem):
-        raise InputError(f"'{command}' works on single-head problems; this file has "
-                         "[[heads]]", source=problem.source)
-    return problem
