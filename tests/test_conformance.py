@@ -217,3 +217,11 @@ def test_every_problem_the_generator_writes_goes_through_every_command(tmp_path,
     capsys.readouterr()
     assert main(["problemset", str(folder), "--format", "markdown"]) == 0
     assert "MHA" in capsys.readouterr().out
+
+
+def test_mistakes_of_a_multi_head_problem_reach_its_output(files, capsys):
+    """Each head's mistakes, then what each does to MHA(X) when every head makes it: omitting
+    the causal mask changes head 1 of example 12, so the output's first row."""
+    assert main(["mistakes", str(files["multi-head"])]) == 0
+    out = capsys.readouterr().out
+    assert "MHA'(X) = [[22/15, 4/3], [26/21, 10/7], [48/35, 10/7]]" in out

@@ -5,7 +5,10 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from ..answers.head_mistakes import HeadMistakes
 from ..answers.mistakes import mistakes
+from ..exact.heads import attend_heads
+from ..words import phrase
 from ..errors import InputError
 from ..exercises.generator import (
     KINDS,
@@ -64,10 +67,14 @@ def _mistakes(args: argparse.Namespace) -> int:
     args.lang = settle(problem, {"lang": args.lang, "to": args.format}, flags=True).lang
     heads = problem.heads if isinstance(problem, MultiHeadProblem) else (problem,)
     found = [mistakes(head) for head in heads]
+    titles = [head.title for head in heads]
+    if isinstance(problem, MultiHeadProblem):  # every head mistaken alike, through W_O
+        found.append(HeadMistakes(attend_heads(problem)).all())
+        titles.append(f"{problem.title or 'MHA(X)'} — {phrase('mistakes_output', args.lang)}")
     if args.format == "json":
         text = mistakes_json(found[0], args.lang) if len(found) == 1 else \
             "[\n" + ",\n".join(mistakes_json(f, args.lang).rstrip() for f in found) + "\n]\n"
     else:
-        text = "\n".join(mistakes_text(f, args.lang, head.title) for f, head in zip(found, heads))
+        text = "\n".join(mistakes_text(f, args.lang, title) for f, title in zip(found, titles))
     write(text, args)
     return EXIT_OK

@@ -17,7 +17,8 @@ def _rows(matrix: sp.ImmutableMatrix) -> str:
 
 
 def mistakes_text(found: tuple[Mistake, ...], lang: str = "en", title: str | None = None) -> str:
-    """One section per mistake: its name and formula, then A' and O' (or why it does not apply)."""
+    """One section per mistake: its name and formula, then A' and O' (or why it does not apply);
+    a multi-head output's mistakes (A None: every head mistaken alike) give MHA'(X) alone."""
     heading = phrase("mistakes_title", lang)
     lines = [f"{title} — {heading}" if title else heading]
     for m in found:
@@ -25,6 +26,8 @@ def mistakes_text(found: tuple[Mistake, ...], lang: str = "en", title: str | Non
         lines.append(f"    {phrase(f'formula_{m.name}', lang)}")
         if m.applies:
             lines += [f"    A' = {_rows(m.A)}", f"    O' = {_rows(m.O)}"]
+        elif m.O is not None:
+            lines.append(f"    MHA'(X) = {_rows(m.O)}")
         else:
             lines.append(f"    {phrase(f'mistake_{m.reason}', lang)}")
     return "\n".join(lines) + "\n"

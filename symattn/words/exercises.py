@@ -48,6 +48,8 @@ EXERCISE_PHRASES = {
                                   "weighting of the values its query may read",
                             "zh": "任何权重都得不到这个输出：第 {0} 行不在该 query 可读取的 value 的任何加权平均之内"},
     "mistakes_title": {"en": "Classic mistakes and what each gives", "zh": "常见误区及其结果"},
+    "mistakes_output": {"en": "the output, every head making the same mistake",
+                        "zh": "输出（每个头犯同一个错误）"},
 }
 """Diagnoses and generated problems' words (MISTAKE_NAMES and MISTAKE_FORMULAS are registered beside)."""
 
