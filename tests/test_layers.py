@@ -86,7 +86,7 @@ def test_multi_head_cli(capsys, tmp_path):
     assert cli.main(["verify", str(HEADS)]) == 0
     assert capsys.readouterr().out.endswith("all 2 claims correct\n")
     assert cli.main(["limits", str(HEADS)]) == 2
-    assert "works on single-head problems" in capsys.readouterr().err
+    assert "'limits' does not take this multi-head problem" in capsys.readouterr().err
     for lang in ("en", "zh"):
         target = tmp_path / f"heads.{lang}.tex"
         assert cli.main(["solve", str(HEADS), "--format", "latex", "--standalone", "--lang", lang,

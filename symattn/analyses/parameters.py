@@ -6,7 +6,9 @@ from __future__ import annotations
 import dataclasses
 import sympy as sp
 
+from ..answers.budget import OverBudget, cpu_budget
 from ..errors import InputError
+from ..limits import LIMITS_CPU_SECONDS
 from ..exact.substitute import substitute
 from ..model import Trace, sample_values
 from ..numeric import context, decimal_grid, recompute
@@ -107,4 +109,11 @@ def parameter_report(trace: Trace, name: str = "tau", places: int = 4) -> Parame
     """Limits and ∂A/∂name for a trace, decimals decided here (documents and targets never compute)."""
     found = derivative(trace, name)
     decimals = None if found.matrix.free_symbols else decimal_grid(found.matrix, places)
-    return ParameterReport(trace, temperature_limits(trace), found, decimals)
+    try:
+        with cpu_budget(LIMITS_CPU_SECONDS):
+            limits = temperature_limits(trace)
+    except OverBudget:  # SymPy's limit of long decimal logits (n-place exponents) can run away
+        raise InputError(f"the temperature limits took more than {LIMITS_CPU_SECONDS:g} s of CPU "
+                         "time (SymPy's limits of these logits); give shorter entries or fewer "
+                         "places", source=trace.problem.source) from None
+    return ParameterReport(trace, limits, found, decimals)

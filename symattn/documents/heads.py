@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from ..derivation import HeadsDerivation
-from ..printing.fit import Fit
+from ..printing.fit import Fit, chain
 from ..printing.matrices import approx_cells, cells, matrix_lines
-from ..printing.printer import matrix_of
+from ..printing.printer import matrix, matrix_of
 from .blocks import Block, Display, Heading, Paragraph, segments, step, title_segments
 from .checks import check_blocks, scientific
 from .derivation import heatmap, summary
@@ -42,16 +42,38 @@ def build_heads(d: HeadsDerivation) -> list[Block]:
         blocks += [Heading(b.level + 1, b.segments) if isinstance(b, Heading) else b
                    for b in inner]
     names = ", ".join(rf"\text{{head}}_{{{k}}}" for k in range(1, len(t.heads) + 1))
-    blocks += [Heading(2, segments("concat", lang)),
-               Display(tuple(matrix_lines("C", [("=", rf"\operatorname{{Concat}}({names})")],
-                                          cells(t.concat), None, fit, "C"))),
+    concat = matrix_lines("C", [("=", rf"\operatorname{{Concat}}({names})")], cells(t.concat),
+                          None, fit, "C")
+    output = matrix_lines(r"\operatorname{MHA}(X)", [
+        ("=", r"C\,W_O"), ("=", matrix_of(t.concat) + matrix_of(t.problem.W_O))],
+        cells(t.output), approx_cells(d.decimals), fit, "O")
+    shortened = bool(d.decimals) and not all(fit.fits(line) for line in concat + output)
+    if shortened:  # exact entries wider than any line: decimals, each head's O stands above
+        concat, output = _decimals_only(d, names, fit)
+    blocks += [Heading(2, segments("concat", lang)), Display(tuple(concat)),
                step(segments("heads_output_weights", lang) + segments("tb_colon", lang),
                     Display(tuple(matrix_lines("W_O", [], cells(t.problem.W_O), None, fit,
                                                "W_O")))),
-               Display(tuple(matrix_lines(r"\operatorname{MHA}(X)", [
-                   ("=", r"C\,W_O"), ("=", matrix_of(t.concat) + matrix_of(t.problem.W_O))],
-                   cells(t.output), approx_cells(d.decimals), fit, "O"))),
+               Display(tuple(output)),
+               *([Paragraph(segments("heads_too_wide", lang))] if shortened else []),
                Paragraph(segments("shape", lang, rows=t.output.rows, cols=t.output.cols)),
                Paragraph(segments("heads_checked" if d.report.passed else "heads_failed", lang,
                                   digits=d.report.digits, difference=scientific(d.difference)))]
     return blocks
+
+
+def _decimals_only(d: HeadsDerivation, names: str, fit: Fit) -> tuple[list[str], list[str]]:
+    """C and MHA(X) by their decimals alone, for exact entries no line can hold: each head's
+    exact output stands in its own section, and the sentence after MHA(X) says so."""
+    concat = [[cell for head in d.heads for cell in approx_cells(head.decimals["O"])[i]]
+              for i in range(d.trace.concat.rows)]
+    return (_approx("C", rf"\operatorname{{Concat}}({names})", concat, fit),
+            _approx(r"\operatorname{MHA}(X)", r"C\,W_O", approx_cells(d.decimals), fit))
+
+
+def _approx(lhs: str, formula: str, rows: list[list[str]], fit: Fit) -> list[str]:
+    """lhs = formula ≈ [rows] on one line if it fits, else one row to a line."""
+    name = "C" if lhs == "C" else "O"
+    return chain(lhs, [("=", formula), (r"\approx", matrix(rows))], fit) or [
+        f"{lhs} &= {formula}", *(rf"{name}_{{{i},\cdot}} &\approx \bigl({', '.join(row)}\bigr)"
+                                 for i, row in enumerate(rows, start=1))]

@@ -135,6 +135,11 @@ DERIVATION_PHRASES: dict[str, dict[str, str]] = {
                          "$\\text{{head}}_k$。$h = {n}$ 个头的输出沿特征轴拼接后乘以 $W_O$："},
     "head": {"en": "Head {k}", "zh": "第 {k} 个头"},
     "concat": {"en": "Concatenation and output projection", "zh": "拼接与输出投影"},
+    "heads_too_wide": {"en": "The exact entries of $C$ and of $\\operatorname{{MHA}}(X)$ are too long "
+                             "for a line: each is made of the heads' exact outputs above, "
+                             "combined by $W_O$; their decimals are shown.",
+                       "zh": "$C$ 与 $\\operatorname{{MHA}}(X)$ 的精确元素过长，一行写不下：它们由上面各头的精确输出"
+                             "经 $W_O$ 组合而成；这里给出其小数。"},
     "heads_output_weights": {"en": "The output projection is", "zh": "输出投影矩阵为"},
     "heads_checked": {"en": "Each head passes its own checks; the output agrees with an independent "
                             "{digits}-digit mpmath computation (largest difference ${difference}$).",
