@@ -9,7 +9,7 @@ from ..exact.attention import attend
 from ..exact.heads import attend_heads
 from ..jobs import Settings, settle
 from ..jobs.writing import write_trace
-from ..model import MultiHeadProblem, ShapeProblem
+from ..model import MultiHeadProblem, MultiHeadTrace, ShapeProblem
 from ..targets.text import render_heads_report, render_report
 from .loading import load
 from .output import EXIT_FAILED, EXIT_OK, write
@@ -36,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _check(trace, s: Settings) -> int:
     """The invariants and the cross-check of one head, or of every head and the output."""
-    if hasattr(trace, "heads"):
+    if isinstance(trace, MultiHeadTrace):
         from ..checks.heads import check_heads  # lazy: multi-head checks only
         heads = check_heads(trace, s.digits)
         sys.stdout.write(render_heads_report(heads, s.lang))

@@ -67,13 +67,12 @@ def _decimals_only(d: HeadsDerivation, names: str, fit: Fit) -> tuple[list[str],
     exact output stands in its own section, and the sentence after MHA(X) says so."""
     concat = [[cell for head in d.heads for cell in approx_cells(head.decimals["O"])[i]]
               for i in range(d.trace.concat.rows)]
-    return (_approx("C", rf"\operatorname{{Concat}}({names})", concat, fit),
-            _approx(r"\operatorname{MHA}(X)", r"C\,W_O", approx_cells(d.decimals), fit))
+    return (_approx("C", "C", rf"\operatorname{{Concat}}({names})", concat, fit),
+            _approx(r"\operatorname{MHA}(X)", "O", r"C\,W_O", approx_cells(d.decimals), fit))
 
 
-def _approx(lhs: str, formula: str, rows: list[list[str]], fit: Fit) -> list[str]:
-    """lhs = formula ≈ [rows] on one line if it fits, else one row to a line."""
-    name = "C" if lhs == "C" else "O"
+def _approx(lhs: str, name: str, formula: str, rows: list[list[str]], fit: Fit) -> list[str]:
+    """lhs = formula ≈ [rows] on one line if it fits, else one row to a line (name_{i,·})."""
     return chain(lhs, [("=", formula), (r"\approx", matrix(rows))], fit) or [
         f"{lhs} &= {formula}", *(rf"{name}_{{{i},\cdot}} &\approx \bigl({', '.join(row)}\bigr)"
                                  for i, row in enumerate(rows, start=1))]
