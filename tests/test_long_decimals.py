@@ -25,9 +25,9 @@ TWO_HEADS = ROOT / "tests" / "wide" / "float64_two_heads.toml"
 LONG_FRACTION = re.compile(r"\d{16,}\s*/\s*\d{16,}|\\frac\{\d{16,}\}")
 
 
-def _independent_output(path) -> list[list[mpmath.mpf]]:
-    """O of a one-head X/W problem, from the file's decimals read as Fractions, by mpmath at
-    60 digits (no symattn code)."""
+def _independent(path) -> tuple[list[list[mpmath.mpf]], list[list[mpmath.mpf]]]:
+    """A and O of a one-head X/W problem without a mask, from the file's decimals read as
+    Fractions, by mpmath at 60 digits (no symattn code)."""
     data = tomllib.loads(path.read_text(), parse_float=Fraction)["input"]
     mpmath.mp.dps = 60
 
@@ -36,13 +36,13 @@ def _independent_output(path) -> list[list[mpmath.mpf]]:
     X = mat(data["X"])
     Q, K, V = (X * mat(data[n]) for n in ("W_Q", "W_K", "W_V"))
     S = Q * K.T / mpmath.sqrt(Q.cols)
-    out = []
+    weights, out = [], []
     for i in range(S.rows):
         exps = [mpmath.exp(S[i, j]) for j in range(S.cols)]
-        total = mpmath.fsum(exps)
-        out.append([mpmath.fsum(e / total * V[j, c] for j, e in enumerate(exps))
+        weights.append([e / mpmath.fsum(exps) for e in exps])
+        out.append([mpmath.fsum(a * V[j, c] for j, a in enumerate(weights[-1]))
                     for c in range(V.cols)])
-    return out
+    return weights, out
 
 
 def test_a_rational_is_long_past_fifteen_digits():
@@ -87,12 +87,12 @@ def test_the_text_shows_every_long_stage_by_decimals_that_agree_with_mpmath(caps
     assert max(len(line) for line in text.splitlines()) < 100
     section = text[text.index("O = A V (output)"):]
     rows = [line.split()[1:] for line in section.splitlines()[3:7]]
-    expected = _independent_output(FOUR)
+    expected = _independent(FOUR)[1]
     assert rows == [[f"{float(x):.6f}" for x in row] for row in expected]
 
 
 def test_verify_judges_a_float64_problem_exactly(tmp_path, capsys):
-    expected = _independent_output(FOUR)
+    expected = _independent(FOUR)[1]
     right = f"{float(expected[1][0]):.6f}"
     wrong = f"{float(expected[1][0]) + 2e-6:.6f}"
     problem = tmp_path / "p.toml"
@@ -113,3 +113,13 @@ def test_two_float64_heads_are_written_by_their_decimals(capsys):
     assert cli.main(["solve", str(TWO_HEADS)]) == 0
     text = capsys.readouterr().out
     assert max(len(line) for line in text.splitlines()) < 100
+
+
+def test_the_page_of_a_float64_problem_says_why_each_row_is_not_written_out():
+    from symattn.page.data import MathStore, variant
+    problem = load_problem(FOUR)
+    state = variant(problem, sp.S.One, "none", "en", 4, MathStore())
+    assert len(state["rows"]) == problem.n_q
+    assert all("have more digits than a line holds" in str(row) for row in state["rows"])
+    assert state["weights"][0][0] == f"{float(_independent(FOUR)[0][0][0]):.4f}"
+
