@@ -26,7 +26,7 @@ def stacked(name: str, exact: list[list[str]], fit: Fit | None = None) -> list[s
     (X_{·,1…4} = […], X_{·,5…8} = […]), as a printout wraps a wide array; a matrix taller than
     a page holds in blocks of rows of about equal height (Q_{1…20,·} = […]): a display line
     cannot break across pages."""
-    base = f"{{{name}}}" if "_" in name or "^" in name else name
+    base = _base(name)
     width = len(exact[0]) if exact else 0
     if fit is not None and width > 1 and not fit.fits(f"{name} = {matrix(exact)}"):
         per = next((k for k in range(width - 1, 1, -1)
@@ -50,6 +50,11 @@ def stacked(name: str, exact: list[list[str]], fit: Fit | None = None) -> list[s
     ends = starts[1:] + [len(exact)]
     return [rf"{base}_{{{a + 1}\ldots {b},\cdot}} = {matrix(exact[a:b])}"
             for a, b in zip(starts, ends)]
+
+
+def _base(name: str) -> str:
+    """A name that takes a subscript: W_O as {W_O} (W_O_{1,·} is a double subscript)."""
+    return f"{{{name}}}" if "_" in name or "^" in name else name
 
 
 def _columns(base: str, a: int, b: int) -> str:
@@ -122,7 +127,7 @@ def row_lines(name: str, exact: list[list[str] | None], decimals: list[list[str]
     lines = list(lead or [])
     left = 2 * len(name) * 5.0 + 30.0  # "A_{3,\cdot}" and its relation
     for i, row in enumerate(exact):
-        lhs = rf"{name}_{{{i + 1},\cdot}}"
+        lhs = rf"{_base(name)}_{{{i + 1},\cdot}}"
         if row is None:
             added = _over(name, i, over[i], fit, left) or [
                 rf"{lhs} &= {over[i][0]}{_tuple([' '.join(t) for t in over[i][1]])}"]
@@ -175,7 +180,7 @@ def _over(name: str, i: int, row: tuple[str, list[list[str]]], fit: Fit, left: f
     """name_{i,·} = \\frac{1}{Z_i}(n₁, n₂, …), or each entry name_{i,j} = \\frac{1}{Z_i}(a + b
     + …) broken at its plus signs."""
     prefactor, numerators = row
-    lhs = rf"{name}_{{{i + 1},\cdot}}"
+    lhs = rf"{_base(name)}_{{{i + 1},\cdot}}"
     entries = [" ".join(t) for t in numerators]
     whole = _broken(lhs, "=", entries, Fit(fit.points - 40.0), left)
     if whole is not None:
@@ -185,7 +190,7 @@ def _over(name: str, i: int, row: tuple[str, list[list[str]]], fit: Fit, left: f
         pieces = _signed(parts)
         pieces[0] = ("=", rf"{prefactor}\bigl({parts[0]}")
         pieces[-1] = (pieces[-1][0], pieces[-1][1] + r"\bigr)")
-        entry = chain(f"{name}_{{{i + 1},{j + 1}}}", pieces, fit, at=left)
+        entry = chain(f"{_base(name)}_{{{i + 1},{j + 1}}}", pieces, fit, at=left)
         if entry is None:
             return None
         lines += entry
