@@ -1,9 +1,9 @@
 """Independent check of the pending items (not symattn): every published printout of each item,
 split along its batch axis, judged against an exact recomputation of each batch element.
 
-    python pending/check.py            # all pending items; exit 1 if a verdict differs from
+    python tests/corpus/pending/check.py            # all pending items; exit 1 if a verdict differs from
                                        # the one recorded in the item's expected.txt
-    python pending/check.py --write    # rewrite every expected.txt
+    python tests/corpus/pending/check.py --write    # rewrite every expected.txt
 
 It reuses tests/corpus/independent.py (mpmath at 50 digits plus fractions; it never imports
 symattn) for the per-element computation and the rules for judging a printed number (decimal
@@ -26,7 +26,7 @@ from fractions import Fraction
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent / "tests" / "corpus"))
+sys.path.insert(0, str(HERE.parent))
 import independent as ind  # noqa: E402
 
 # item folder -> list of claim files, each with the problem file of every batch element and an
