@@ -73,7 +73,7 @@ class ProblemReader(Reader):
         self.only(inputs, INPUT_KEYS, "input")
         if "heads" in data:
             return read_multi_head(self, data, inputs, symbols)
-        if any(isinstance(inputs.get(n), dict) for n in ("Q", "K", "V")):
+        if any(isinstance(inputs.get(n), dict) and "value" not in inputs[n] for n in ("Q", "K", "V")):
             return shape_problem(self, data, inputs, read_answers(data, symbols, self.source),
                                  read_grading(data, self.source))
         for name in ("W_O", "batch", "heads"):
