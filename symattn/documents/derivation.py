@@ -11,7 +11,7 @@ from . import laid_out
 from .blocks import Block, Display, Heading, Heatmap, Label, segments, step, title_segments
 from .checks import check_blocks
 from .setup import setup
-from .textbook import over_sums, sum_definitions, textbook, wide_sums
+from .textbook import any_hidden, over_sums, sum_definitions, textbook, wide_sums
 from .walk import row_blocks
 
 SUMMARY_FORMULAS = {"R": r"QK^{\mathsf T}", "S": None, "M": None, "L": r"\frac{S + M}{\tau}",
@@ -57,7 +57,7 @@ def summary(d: Derivation, fit: Fit) -> list[Block]:
     lines: list[str] = []
     wide = wide_sums(d)
     for stage in p.shown_stages:
-        if stage in ("Q", "K", "V", p.start) or stage == "M" and all(all(r) for r in d.trace.readable):
+        if stage in ("Q", "K", "V", p.start) or stage == "M" and not any_hidden(d.trace):
             continue
         formula = SUMMARY_FORMULAS[stage] or (
             r"\frac{R}{\sqrt{d_k}}" if stage == "S" and p.scale is None else
