@@ -345,8 +345,9 @@ class Trace:
         p = self.problem
         scalars = {"n_q": sp.Integer(p.n_q), "n_k": sp.Integer(p.n_k), "d_v": sp.Integer(p.d_v),
                    "tau": p.temperature, "s": p.scale_factor}
-        if p.key_dimension is not None:
+        if p.key_dimension is not None:  # given S or L already hold the book's 1/√d_k: s
             scalars["d_k"] = sp.Integer(p.key_dimension)
+            scalars["s"] = scalars["s"] if p.start in "QR" else 1 / sp.sqrt(p.key_dimension)
         shapes = stage_shapes(p.n_q, p.n_k, p.d_k, p.d_v)
         return Facts({name: shapes[name] for name in p.shown_stages}, scalars,
                      {name: self.stage(name) for name in p.shown_stages}, p.symbols, p.decimals)

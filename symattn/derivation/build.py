@@ -97,7 +97,9 @@ def derive(trace: Trace, report: Report, options: Options = Options(),
                  "s": p.scale_factor if p.scale is None else form(p.scale_factor),
                  "inverse_temperature": form(1 / p.temperature),
                  "root": sp.sqrt(p.key_dimension) if p.key_dimension else sp.S.One,
-                 **({"mask_bias": bias_shown(p.mask_bias)} if p.mask_bias is not None else {})},
+                 **({"mask_bias": bias_shown(p.mask_bias)} if p.mask_bias is not None else {}),
+                 **({"book_scale": over_root(sp.S.One, p.key_dimension)}  # S, L hold it
+                    if p.start in ("S", "L") and p.key_dimension else {})},
         hidden=hidden_winner(trace),
     )
 

@@ -52,8 +52,10 @@ def setup(d: Derivation, fit: Fit, projections_too: bool = True) -> list[Block]:
         blocks.append(step(lead + segments("tb_colon", lang), Display(tuple(_inputs(d, fit, sources)))))
         blocks += projections(d, fit) if projections_too else []
     elif p.start != "Q":
-        given = joined(lead, segments("tb_semicolon", lang) + segments(f"tb_given_{p.start}", lang),
-                       separator="") + segments("tb_colon", lang)
+        book = segments("tb_given_scale", lang, d_k=p.key_dimension, s=math(d.scalars["book_scale"],
+                        slash=True)) if "book_scale" in d.scalars else ()
+        given = joined(lead, segments("tb_semicolon", lang) + segments(f"tb_given_{p.start}", lang)
+                       + book, separator="") + segments("tb_colon", lang)
         blocks.append(step(given, Display(tuple(_inputs(d, fit, (p.start, "V"))))))
     else:
         blocks.append(step(lead + segments("tb_colon", lang),

@@ -62,10 +62,11 @@ def shape_of(tree: Any) -> tuple[int, ...]:
         raise InputError("an empty list")
     shapes = {shape_of(x) for x in tree}
     if len(shapes) > 1:
-        lengths = sorted({s[0] if s else 0 for s in shapes})
-        raise InputError("the lists inside are not all alike (of "
-                         f"{' and '.join(map(str, lengths))} entries, or entries beside lists)"
-                         if len(lengths) > 1 else "a list mixes entries and lists")
+        if () in shapes:
+            raise InputError("a list mixes entries and lists")
+        lengths = sorted({s[0] for s in shapes})
+        raise InputError(f"lists of {' and '.join(map(str, lengths))} entries side by side"
+                         if len(lengths) > 1 else "the lists inside differ in shape")
     return (len(tree),) + shapes.pop()
 
 

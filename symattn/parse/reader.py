@@ -12,7 +12,7 @@ import sympy as sp
 
 from ..errors import InputError, ProblemError
 from ..limits import MAX_SIDE, MAX_SYMBOL_NAME
-from .batches import matrix_rows
+from .batches import BatchError, matrix_rows
 from .expressions import CONSTANTS, INFINITY_NAMES, parse_expression
 from .files import TomlDecimal
 from .labels import check_label
@@ -128,7 +128,11 @@ class Reader:
                 return split_structure(value, index)
             if isinstance(value, list) and (index is not None or _nested(value)):
                 return matrix_rows(value, index)
+        except BatchError as error:
+            raise error.located(source=self.source, key=key) from None
         except InputError as error:
+            if index is None and isinstance(value, list):
+                return value  # irregular lists: each entry is refused where it is
             raise error.located(source=self.source, key=key) from None
         return value
 

@@ -37,8 +37,10 @@ def render_text(trace: Trace, decimals: dict[str, list[list[str]]],
     printer = CanonicalTextPrinter()
     lines = [p.title] if p.title else []
     d_k = "" if p.key_dimension is None else f"d_k = {p.key_dimension}, "
-    lines.append(f"n_q = {p.n_q}, n_k = {p.n_k}, {d_k}d_v = {p.d_v}; "
-                 f"scale s = {_PRINTER.doprint(shown.get('s', p.scale_factor))}; "
+    scale = f"scale s = {_PRINTER.doprint(shown.get('s', p.scale_factor))}" if p.start in "QR" \
+        or p.key_dimension is None else f"the given {p.start} already include the scale " \
+        f"1/sqrt({p.key_dimension})"
+    lines.append(f"n_q = {p.n_q}, n_k = {p.n_k}, {d_k}d_v = {p.d_v}; {scale}; "
                  f"temperature tau = {_PRINTER.doprint(shown.get('tau', p.temperature))}")
     masks = [MASK_WORDS[p.mask]] + [word for word, given in (
         ("keep matrix", p.keep), ("key lengths", p.key_lengths), ("bias", p.bias)) if given]

@@ -53,6 +53,14 @@ CONVENTION_PHRASES: dict[str, dict[str, str]] = {
                                       "太小，起不到掩码作用（需小于 10^-15）"},
     "detail_masked_small_undecided": {"en": "not decided: the logits need more working digits",
                                       "zh": "无法判定：logits 需要更多的工作精度"},
+    "limits_mask_bias": {"en": "As $\\tau \\to 0^+$ all weight goes to the keys with the largest "
+                               "logit, shared equally when they tie. Here the masks add a finite "
+                               "${bias}$, which $\\tau$ divides too: as $\\tau \\to \\infty$ it "
+                               "fades, and the weights become uniform over every key, masked or not.",
+                         "zh": "当 $\\tau \\to 0^+$ 时，全部权重集中到 logit 最大的 key 上（并列时平分）。"
+                               "这里掩码加上的是有限的 ${bias}$，它同样被 $\\tau$ 除：当 "
+                               "$\\tau \\to \\infty$ 时它逐渐消失，权重在所有 key（无论是否被掩码）"
+                               "上趋于均匀。"},
     # verdicts
     "rule_masked": {"en": "equals the value with the masked keys at −∞, which mask_bias stands "
                           "for (they agree to {n} digits)",
