@@ -4,6 +4,8 @@ is the small one (3ε/(1 + 5ε)), never the others' e^(10^9) over it."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import sympy as sp
 
 from ..model import Trace
@@ -12,11 +14,15 @@ EPSILON_LETTERS = ("epsilon", "delta")
 
 
 def bias_shown(value: sp.Expr) -> sp.Expr:
-    """-1000000000 as -10^9 (a power of ten from 100 on, unevaluated); other values as they are."""
-    if value.is_Integer and value < 0:
-        digits = str(-value)
-        if digits.startswith("1") and set(digits[1:]) == {"0"} and len(digits) >= 3:
-            return sp.Mul(-1, sp.Pow(10, len(digits) - 1, evaluate=False), evaluate=False)
+    """-1000000000 as -10^9 and -2000000000 as -2·10^9 (unevaluated, from 10^3 on, a mantissa
+    of at most three digits); other values as they are."""
+    if value.is_Integer and abs(value) >= 1000:
+        digits = str(abs(value))
+        mantissa, zeros = digits.rstrip("0"), len(digits) - len(digits.rstrip("0"))
+        if len(mantissa) <= 3 and zeros >= 3:
+            power = sp.Pow(10, zeros, evaluate=False)
+            m = int(mantissa) * (1 if value > 0 else -1)
+            return power if m == 1 else sp.Mul(m, power, evaluate=False)
     return value
 
 
@@ -54,14 +60,16 @@ def small_parts(trace: Trace, symbol: sp.Symbol, g: sp.Expr
 
 
 def hidden_entries(trace: Trace, M: sp.ImmutableMatrix, L: sp.ImmutableMatrix,
-                   S: sp.ImmutableMatrix) -> tuple[sp.ImmutableMatrix, sp.ImmutableMatrix]:
-    """M and L as shown: -10^9 (plus any bias) where a mask hides a key, and S + (-10^9) over τ
-    there; the other entries as given."""
+                   S: sp.ImmutableMatrix, form: Callable[[sp.Expr], sp.Expr]
+                   ) -> tuple[sp.ImmutableMatrix, sp.ImmutableMatrix]:
+    """M and L as shown: -10^9 (plus any bias) where a mask hides a key, and there S - 10^9
+    (τ = 1), or the rest of L and -10^9/τ (1 - 2·10^9 for τ = 1/2); other entries as given."""
     p, hidden = trace.problem, trace.masked_by_bias
     if p.mask_bias is None:
         return M, L
     shown = bias_shown(p.mask_bias)
     bias = p.bias
+    g = p.mask_bias / p.temperature
 
     def m(i: int, j: int) -> sp.Expr:
         if not hidden[i][j]:
@@ -72,9 +80,13 @@ def hidden_entries(trace: Trace, M: sp.ImmutableMatrix, L: sp.ImmutableMatrix,
     def logit(i: int, j: int) -> sp.Expr:
         if not hidden[i][j]:
             return L[i, j]
-        terms = [x for x in (S[i, j], bias[i, j] if bias is not None else 0) if x != 0]
-        total = sp.Add(*terms, shown, evaluate=False) if terms else shown
-        return total if p.temperature == 1 else sp.Mul(total, sp.Pow(p.temperature, -1),
-                                                       evaluate=False)
+        if p.temperature == 1:
+            terms = [x for x in (S[i, j], bias[i, j] if bias is not None else 0) if x != 0]
+        elif not g.free_symbols:
+            terms, shown_g = [form(x) for x in (trace.L[i, j] - g,) if x != 0], bias_shown(g)
+            return sp.Add(*terms, shown_g, evaluate=False) if terms else shown_g
+        else:
+            return L[i, j]
+        return sp.Add(*terms, shown, evaluate=False) if terms else shown
     return (sp.ImmutableMatrix(M.rows, M.cols, lambda i, j: m(i, j)),
             sp.ImmutableMatrix(L.rows, L.cols, lambda i, j: logit(i, j)))

@@ -83,7 +83,8 @@ def derive(trace: Trace, report: Report, options: Options = Options(),
         decimals["Z"] = [[approximate(z, n, options.places) if z is not None else None]
                          for z, n in zip(trace.Z, numbers["Z"])]
     values = _values(naming)
-    names = tuple(replace(n, value=_given(n.value, trace) or form(n.value),
+    names = tuple(replace(n, value=n.value if n.kind == "small" else  # e^{-10^9} as it is
+                          _given(n.value, trace) or form(n.value),
                           decimal=approximate(values[n.symbol], None, options.places)
                           if numbers else None) for n in naming.names)
     return Derivation(
@@ -151,7 +152,8 @@ def _display(trace: Trace, inner: dict, whole: dict, form: Form) -> Shown:
             display["L"] = sp.ImmutableMatrix(p.n_q, p.n_k, [
                 s if ok else sp.S.NegativeInfinity
                 for s, ok in zip(display["S"], (x for row in trace.readable for x in row))])
-    display["M"], display["L"] = hidden_entries(trace, display["M"], display["L"], display["S"])
+    display["M"], display["L"] = hidden_entries(trace, display["M"], display["L"], display["S"],
+                                                form)
     display["A"] = trace.A.applyfunc(lambda x: whole.get(x, form(x.xreplace(inner))))
     display["E"] = form(trace.E.xreplace(inner))
 

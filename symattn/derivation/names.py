@@ -32,7 +32,7 @@ class Name:
 
     symbol: sp.Symbol
     value: sp.Expr
-    kind: str  # "logit" (a), "generator" (t) or "weight" (p)
+    kind: str  # "logit" (a), "generator" (t), "small" (ε = e^(-10^9), mask_bias) or "weight" (p)
     formula: sp.Expr | None = None
     decimal: Approx | None = None
 
@@ -79,11 +79,7 @@ def _small(trace: Trace, taken: set[str], names: list[Name], inner: dict[sp.Expr
     if not parts:
         return set()
     taken.add(symbol.name)
-    p = trace.problem
-    shown = bias_shown(p.mask_bias)
-    exponent = shown if p.temperature == 1 else sp.Mul(shown, sp.Pow(p.temperature, -1),
-                                                         evaluate=False)
-    names.append(Name(symbol, sp.exp(exponent, evaluate=False), "generator"))
+    names.append(Name(symbol, sp.exp(bias_shown(g), evaluate=False), "small"))
     inner.update(parts)
     return arguments
 

@@ -181,7 +181,7 @@ def weights(d: Derivation, fit: Fit) -> list[Block]:
     masked = not all(all(row) for row in t.readable)
     live = [i for i in range(t.A.rows) if d.sums[i] is not None]
     one = "_one" if len(live) == 1 else ""  # a single row is "the row", its sum "its sum"
-    named, shown_names = _introduce(d, names_of(d, "generator"), "tb_with")
+    named, shown_names = _introduce(d, names_of(d, "small") + names_of(d, "generator"), "tb_with")
     lead = segments("tb_exponentiate" + one, lang) + (segments("tb_minus_infinity", lang) if masked
                                                  else ()) + named + segments("tb_gives", lang)
     vectors = [row_vector([math(shown["E"][i, j], slash=True) for j in range(t.A.cols)])
