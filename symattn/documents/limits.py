@@ -22,7 +22,8 @@ def limit_blocks(report: ParameterReport, lang: str) -> list[Block]:
     items = [segments("limit_row", lang, row=r.row + 1, count=len(r.top), total=len(r.readable),
                       keys=Label(", ".join(labels[j] for j in r.top))) for r in limits.rows]
     blocks.append(Items(tuple(items)))
-    blocks.append(Paragraph(segments("limits_proved" if limits.proved else "limits_unproved", lang)))
+    blocks.append(Paragraph(segments("limits_signs" if limits.by_signs else "limits_proved"
+                                     if limits.proved else "limits_unproved", lang)))
     symbol = r"\tau" if found.name == "tau" else math(next(s for s in p.symbols if s.name == found.name))
     equation = rf"\frac{{\partial A}}{{\partial {symbol}}} = {matrix_of(found.matrix)}"
     if report.decimals:
