@@ -149,3 +149,12 @@ def test_inputs_refused_with_the_key(text, message):
         symattn.parse_problem(f"[input]\n{text}\nK = [[1, 0], [0, 1]]\nV = [[1], [2]]\n",
                               source="p.toml")
     assert str(error.value).startswith(message)
+
+
+def test_a_claim_thousands_of_brackets_deep_is_invalid_not_an_internal_error(tmp_path, capsys):
+    path = tmp_path / "p.toml"
+    deep = "[" * 3000 + "1" + "]" * 3000
+    path.write_text(f'[input]\nQ = [[0]]\nK = [[0]]\nV = [[1]]\n[answers]\nA = "{deep}"\n',
+                    encoding="utf-8")
+    assert main(["verify", str(path)]) == 1
+    assert "a value of more than 8 axes" in capsys.readouterr().out
