@@ -186,3 +186,16 @@ def test_minus_infinity_in_given_logits_is_refused_with_mask_bias():
     with pytest.raises(InputError, match="p.toml, input.L: with mask_bias give the masked"):
         symattn.parse_problem('[input]\nL = [[1, "-oo"]]\nV = [[1], [2]]\n[attention]\n'
                               'keep = [[true, true]]\nmask_bias = "-1e9"\n', source="p.toml")
+
+
+def test_multi_head_claims_in_the_courses_convention(tmp_path, capsys):
+    path = tmp_path / "p.toml"
+    path.write_text("[input]\nX = [[1, 0], [0, 1], [1, 1]]\nW_O = [[1, 0], [0, 1], [1, 1]]\n"
+                    '[attention]\nmask = "causal"\nmask_bias = "-1e9"\n'
+                    '[[heads]]\nW_Q = [[1], [0]]\nW_K = [["ln(2)"], [0]]\nW_V = [[1], [0]]\n'
+                    '[[heads]]\nW_Q = [[0], [1]]\nW_K = [[0], ["ln(3)"]]\nW_V = [[0, 1], [1, 0]]\n'
+                    '[answers]\n"head[1].A[1]" = "(1, 0, 0)"\n"O[1]" = "(2, 1)"\n',
+                    encoding="utf-8")
+    assert main(["verify", str(path)]) == 0, capsys.readouterr().out
+    assert main(["check", str(path)]) == 0
+    assert "masked weights negligible" in capsys.readouterr().out

@@ -9,9 +9,25 @@ from dataclasses import replace
 import sympy as sp
 
 from ..exact.attention import attend
-from ..model import Trace
+from ..exact.heads import attend_heads
+from ..model import MultiHeadTrace, Trace
 
 STAGES_MASKED = ("M", "L", "A", "O")
+
+
+def masked_limits_heads(trace: MultiHeadTrace) -> dict[sp.Expr, sp.Expr]:
+    """masked_limits of every head, and of the concatenation and the output they give."""
+    out: dict[sp.Expr, sp.Expr] = {}
+    for head in trace.heads:
+        out.update(masked_limits(head))
+    problem = trace.problem
+    heads = tuple(replace(h, mask_bias=None, fully_masked="zero") for h in problem.heads)
+    limit = attend_heads(replace(problem, heads=heads))
+    for exact, masked in ((trace.concat, limit.concat), (trace.output, limit.output)):
+        for x, y in zip(exact, masked):
+            if x != y:
+                out.setdefault(x, y)
+    return out
 
 
 def masked_limits(trace: Trace) -> dict[sp.Expr, sp.Expr]:

@@ -10,7 +10,7 @@ from ..exact.heads import attend_heads
 from ..model import Facts, Grading, MultiHeadProblem, Problem, ShapeProblem
 from ..parse.claims import Claim
 from .judge import judge
-from .limits import masked_limits
+from .limits import masked_limits, masked_limits_heads
 from .head_mistakes import HeadMistakes
 from .mistakes import Mistakes
 from .results import Verification
@@ -26,7 +26,10 @@ def facts_and_mistakes(problem: AnyProblem) -> tuple[Facts, Mistakes | HeadMista
         return problem.facts(), None
     if isinstance(problem, MultiHeadProblem):
         heads = attend_heads(problem)
-        return heads.facts(), HeadMistakes(heads)
+        facts = heads.facts()
+        if any(h.mask_bias is not None for h in problem.heads):
+            facts = replace(facts, limits=masked_limits_heads(heads))
+        return facts, HeadMistakes(heads)
     trace = attend(problem)
     facts = trace.facts()
     if problem.mask_bias is not None:
