@@ -23,8 +23,8 @@ def read_mask_bias(reader: Any, options: Mapping[str, Any], bias: sp.ImmutableMa
 
     Raises:
         InputError: not an exact number of at least SMALLEST_MASK_BIAS below 0, no mask to
-            apply it to, a -oo entry beside it (in bias or given logits), or fully_masked,
-            which it makes moot (a row whose keys are all masked is then no 0/0).
+            apply it to, a -oo entry beside it (in bias or given logits), or a fully_masked
+            policy, which it makes moot (a row whose keys are all masked is then no 0/0).
     """
     if "mask_bias" not in options:
         return None
@@ -52,7 +52,7 @@ def read_mask_bias(reader: Any, options: Mapping[str, Any], bias: sp.ImmutableMa
     if "masked" in scores:
         raise reader.fail(f"input.{scores.get('start', 'L')}", "with mask_bias give the masked "
                           "entries by keep or masked, not as -oo in the logits")
-    if "fully_masked" in options:
+    if options.get("fully_masked", "error") != "error":
         raise reader.fail("attention.fully_masked", "does not apply with mask_bias: a row whose "
                           "keys are all masked is no 0/0 (the bias cancels in its softmax)")
     return value
