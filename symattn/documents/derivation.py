@@ -39,8 +39,8 @@ def heatmap(d: Derivation) -> list[Block]:
     if d.heat is None:
         return []
     p = laid_out(d.trace).problem
-    cells_ = tuple(tuple(a.digits if a.exponent == 0 else a.text for a in row)
-                   for row in d.decimals["A"])
+    cells_ = tuple(tuple(a.digits if a.exponent == 0 else a.text if a.exponent > -100 else "0+"
+                         for a in row) for row in d.decimals["A"])  # e^(-10^9): too long a cell
     return [Heatmap(p.row_labels, p.column_labels, d.heat, cells_,
                     segments("heatmap", d.options.lang))]
 
