@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
 from pathlib import Path
 
 from ..answers.head_mistakes import HeadMistakes
@@ -18,6 +19,7 @@ from ..exercises.generator import (
     write_problems,
 )
 from ..exercises.problemset import exercises, problem_files
+from ..exact.shown import as_decimals
 from ..jobs import refuse_kind, settle
 from ..model import MultiHeadProblem
 from ..parse.spec import load_problem
@@ -64,7 +66,8 @@ def _mistakes(args: argparse.Namespace) -> int:
     """Each classic mistake's result; for [[heads]], each head's, head by head."""
     problem = load_problem(Path(args.file))
     refuse_kind(problem, "mistakes")
-    args.lang = settle(problem, {"lang": args.lang, "to": args.format}, flags=True).lang
+    settings = settle(problem, {"lang": args.lang, "to": args.format}, flags=True)
+    args.lang, places = settings.lang, settings.places
     heads = problem.heads if isinstance(problem, MultiHeadProblem) else (problem,)
     found = [mistakes(head) for head in heads]
     titles = [head.title for head in heads]
@@ -74,7 +77,9 @@ def _mistakes(args: argparse.Namespace) -> int:
     if args.format == "json":
         text = mistakes_json(found[0], args.lang) if len(found) == 1 else \
             "[\n" + ",\n".join(mistakes_json(f, args.lang).rstrip() for f in found) + "\n]\n"
-    else:
-        text = "\n".join(mistakes_text(f, args.lang, title) for f, title in zip(found, titles))
+    else:  # a value too long to print exactly by its decimals
+        shown = [tuple(replace(m, A=m.A and as_decimals(m.A, places),
+                               O=m.O and as_decimals(m.O, places)) for m in f) for f in found]
+        text = "\n".join(mistakes_text(f, args.lang, title) for f, title in zip(shown, titles))
     write(text, args)
     return EXIT_OK

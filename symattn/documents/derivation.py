@@ -10,6 +10,7 @@ from ..printing.printer import math, needs_cjk
 from . import laid_out
 from .blocks import Block, Display, Heading, Heatmap, Label, segments, step, title_segments
 from .checks import check_blocks
+from .rounded import rounded
 from .setup import setup
 from .textbook import any_hidden, over_sums, sum_definitions, textbook, wide_sums
 from .walk import row_blocks
@@ -26,7 +27,8 @@ def build(d: Derivation) -> list[Block]:
     wide = lang == "en" and needs_cjk("".join(text for _, text in heading))
     blocks: list[Block] = [Heading(1, heading, short=segments("derivation", lang) if wide else ())]
     blocks += setup(d, fit)
-    blocks += summary(d, fit) if d.options.detail == "summary" else textbook(d, fit)
+    blocks += rounded(d, fit) if d.rounded else \
+        summary(d, fit) if d.options.detail == "summary" else textbook(d, fit)
     for steps in d.rows:
         blocks += row_blocks(d, steps, fit)
     blocks += heatmap(d)

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from ..derivation import Derivation
 from ..printing.fit import Fit, chain, pack
-from ..printing.matrices import cells, stacked
+from ..printing.matrices import cells, matrix_lines, stacked
 from ..printing.printer import math, matrix, tau_equation
 from ..words import phrase
+from .rounding import rounding_note, stage_cells
 from .blocks import Block, Display, Label, Paragraph, Segment, joined, segments, step
 
 
@@ -88,7 +89,7 @@ def _masks(d: Derivation) -> tuple[Segment, ...]:
 
 def _inputs(d: Derivation, fit: Fit, names: tuple[str, ...]) -> list[str]:
     """name = [matrix] for each input, side by side as they fit, the last with a full stop."""
-    items = [item for name in names for item in stacked(name, cells(d.display[name]))]
+    items = [item for name in names for item in stacked(name, cells(d.display[name]), fit)]
     items[-1] += "."
     return pack(items, fit) or items
 
@@ -98,9 +99,13 @@ def projections(d: Derivation, fit: Fit) -> list[Block]:
     lang, shown = d.options.lang, d.display
     source = "Y" if "Y" in shown else "X"
     key = "tb_projections_cross" if source == "Y" else "tb_projections"
-    weights = [item for w in ("W_Q", "W_K", "W_V") for item in stacked(w, cells(shown[w]))]
+    weights = [item for w in ("W_Q", "W_K", "W_V") for item in stacked(w, cells(shown[w]), fit)]
     lines: list[str] = []
     for name, x, w in (("Q", "X", "W_Q"), ("K", source, "W_K"), ("V", source, "W_V")):
+        if name in d.rounded:  # long products: the decimals alone, row by row if need be
+            lines += matrix_lines(name, [("=", f"{x}{w}")], stage_cells(d, name), None, fit,
+                                  name, relation=r"\approx")
+            continue
         terms = [("=", f"{x}{w}"), ("=", matrix(cells(shown[x])) + matrix(cells(shown[w]))),
                  ("=", matrix(cells(shown[name])))]
         blocks = stacked(name, cells(shown[name]))
@@ -108,5 +113,6 @@ def projections(d: Derivation, fit: Fit) -> list[Block]:
             [f"{name} &= {terms[2][1]}"] if len(blocks) == 1 else
             [f"{name} &= {x}{w}"] + [line.replace(" = ", " &= ", 1)
                                      for line in pack(blocks, fit) or blocks])
+    note = (rounding_note(d),) if d.rounded & {"Q", "K", "V"} else ()
     return [step(segments(key, lang), Display(tuple(pack(weights, fit) or weights)),
-                 Display(tuple(lines)))]
+                 Display(tuple(lines))), *note]

@@ -6,23 +6,30 @@ import json
 
 from ..model import MultiHeadTrace
 from ..printing.plain import CanonicalTextPrinter
-from .text import grid, render_text
+from .text import LONG, grid, render_text
 
 
-def heads_text(trace: MultiHeadTrace, decimals: list[dict]) -> str:
-    """Each head as plain text, then the concatenation and the output."""
+def heads_text(trace: MultiHeadTrace, decimals: list[dict],
+               long: list[frozenset[str]] | None = None,
+               output: dict[str, list[list[str]]] | None = None) -> str:
+    """Each head as plain text, then the concatenation and the output (`output`: the decimals
+    of C and MHA(X) when their exact entries are too long to print)."""
     parts = [f"== {trace.problem.title or 'Multi-head attention'} =="]
-    for k, (head, dec) in enumerate(zip(trace.heads, decimals), start=1):
-        parts.append(f"-- head {k} --\n" + render_text(head, dec))
+    long = long or [frozenset()] * len(trace.heads)
+    for k, (head, dec, too_long) in enumerate(zip(trace.heads, decimals, long), start=1):
+        parts.append(f"-- head {k} --\n" + render_text(head, dec, None, too_long))
     printer = CanonicalTextPrinter()
     labels = trace.heads[0].problem.row_labels
+    output = output or {}
 
-    def rows(m) -> str:
+    def rows(name: str, m) -> str:
         columns = tuple(str(j + 1) for j in range(m.cols))
+        if name in output:
+            return f"  ~ {LONG}\n" + "\n".join(grid(labels, columns, output[name]))
         return "\n".join(grid(labels, columns, [[printer.doprint(x) for x in row]
                                                  for row in m.tolist()]))
-    parts.append("C = Concat(heads):\n" + rows(trace.concat))
-    parts.append("MHA(X) = C W_O:\n" + rows(trace.output))
+    parts.append("C = Concat(heads):\n" + rows("C", trace.concat))
+    parts.append("MHA(X) = C W_O:\n" + rows("O", trace.output))
     return "\n".join(parts) + "\n"
 
 

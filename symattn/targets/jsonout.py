@@ -13,11 +13,13 @@ from ..printing.canonical import CanonicalPrinter
 from ..printing.plain import CanonicalTextPrinter
 
 
-def render_json(trace: Trace, shown: dict[str, sp.Basic] | None = None) -> str:
+def render_json(trace: Trace, shown: dict[str, sp.Basic] | None = None,
+                decimals: dict[str, list[list[str]]] | None = None) -> str:
     """JSON with every exact entry as a string SymPy reads back as the same expression; masked
     entries of M and L are "-oo". With
     `shown` (a problem written in decimals), "display" holds each stage as a person reads it
-    (0.126, e^0.9995 written exp(0.9995)), beside the exact "stages"."""
+    (0.126, e^0.9995 written exp(0.9995)), beside the exact "stages"; a stage too long to
+    read exactly is there by its decimals (`decimals`)."""
     stages = laid_out(trace).problem.shown_stages
     document = {
         "title": trace.problem.title,
@@ -29,7 +31,10 @@ def render_json(trace: Trace, shown: dict[str, sp.Basic] | None = None) -> str:
         document["mask_bias"] = CanonicalPrinter().doprint(trace.problem.mask_bias)
         document["masked_by_bias"] = [list(row) for row in trace.masked_by_bias]
     if shown:
-        document["display"] = _grids({name: shown[name] for name in stages}, CanonicalTextPrinter().doprint)
+        text = CanonicalTextPrinter().doprint
+        document["display"] = {name: decimals[name] if decimals and name in decimals and name
+                               not in shown else _grids({name: shown[name]}, text)[name]
+                               for name in stages}
     return _dump(document) + "\n"
 
 

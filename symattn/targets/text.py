@@ -26,12 +26,14 @@ MASK_WORDS = {"none": "none", "causal": "causal (query i reads keys j <= i)",
               "causal-bottom-right": "causal, bottom-right aligned (j <= i + n_k - n_q)"}
 MARKS = {True: "ok", False: "failed", None: "undecided"}
 MAX_GRID_WIDTH = 100
+LONG = "decimals (the exact entries have more than 15 digits; they are kept and checked):"
 
 
 def render_text(trace: Trace, decimals: dict[str, list[list[str]]],
-                shown: dict[str, sp.Basic] | None = None) -> str:
+                shown: dict[str, sp.Basic] | None = None, long: frozenset[str] = frozenset()) -> str:
     """Every stage in order, with labels, and decimals after the stages that have them; `shown`
-    holds the display forms of the stages, tau and s where they differ (a decimal problem)."""
+    holds the display forms of the stages, tau and s where they differ (a decimal problem);
+    a stage in `long` is shown by its decimals alone (its exact entries are too long)."""
     p = laid_out(trace).problem
     shown = shown or {}
     printer = CanonicalTextPrinter()
@@ -59,6 +61,9 @@ def render_text(trace: Trace, decimals: dict[str, list[list[str]]],
         if name == "M" and p.mask_bias is not None:
             formula = f"M (additive mask: 0 = may read, {p.mask_bias} = may not, mask_bias for -oo)"
         lines += ["", f"{formula}   [{matrix.rows}x{matrix.cols}]"]
+        if name in long and name in decimals:
+            lines += [f"  ~ {LONG}"] + grid(rows, columns, decimals[name])
+            continue
         cells = [[printer.doprint(x) for x in row] for row in matrix.tolist()]
         table = grid(rows, columns, cells)
         if max(width(line) for line in table) <= MAX_GRID_WIDTH:

@@ -91,6 +91,13 @@ TEXTBOOK_PHRASES: dict[str, dict[str, str]] = {
     "tb_normalise_one": {"en": "Dividing the row by its sum", "zh": "除以该和归一化"},
     "tb_row_sums": {"en": "The rows sum to 1: {sums}", "zh": "各行之和分别是 {sums}"},
     "tb_row_sums_one": {"en": "The row sums to 1: {sums}", "zh": "该行之和为 {sums}"},
+    "tb_rounded": {"en": "The exact values from here on have more digits than a line holds (their "
+                         "decimals do not end within 15 digits): each is written to {places} places, "
+                         "marked $\\approx$. The exact values are kept; the checks below are made "
+                         "on them.",
+                   "zh": "以下各值的精确形式位数太多，一行写不下（其小数在 15 位以内不终止）："
+                         "每个值保留 {places} 位小数，记作 $\\approx$。精确值仍然保留，下面的检验"
+                         "都基于精确值。"},
     "tb_rows_exact": {"en": "Every row sums to exactly 1", "zh": "每一行之和都精确为 1"},
     "tb_rows_exact_one": {"en": "The row sums to exactly 1", "zh": "该行之和精确为 1"},
     "tb_masked_zero": {"en": "; every masked weight is exactly 0.",
