@@ -121,7 +121,8 @@ class Problem:
     gradient: Upstream | None = None  # the file's [gradient]
     decimals: bool = False  # the problem writes its numbers as decimals: show them so
     start: str = "Q"  # where the problem starts: Q and K, or given scores R, S or logits L
-    given_d_k: int | None = None  # d_k stated with given scores R (its 1/√d_k is the scale)
+    given_d_k: int | None = None  # d_k stated with given scores (R: its 1/√d_k is the scale)
+    mask_bias: sp.Expr | None = None  # masks add this large negative number, not -oo (-10^9)
     page: Lesson | None = None  # the file's [page] table (predictions and a claim)
 
     @property
@@ -226,6 +227,7 @@ class Facts:
     matrices: dict[str, sp.ImmutableMatrix] | None = None
     symbols: tuple[sp.Symbol, ...] = ()
     decimals: bool = False  # the problem is written in decimals: feedback shows values so
+    limits: dict[sp.Expr, sp.Expr] | None = None  # mask_bias: each value as with -oo masks
 
     def sample_points(self) -> list[dict[sp.Symbol, sp.Expr]]:
         """Points where expressions in the declared symbols are compared (all positive)."""
@@ -299,6 +301,7 @@ class Trace:
     O: sp.ImmutableMatrix  # type: ignore[misc]
     readable: tuple[tuple[bool, ...], ...]  # type: ignore[misc]
     fully_masked_rows: tuple[int, ...] = ()
+    masked_by_bias: tuple[tuple[bool, ...], ...] = ()  # mask_bias: keys hidden, yet read
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickling and copying build the lazy stages first."""
@@ -342,8 +345,9 @@ class Trace:
         p = self.problem
         scalars = {"n_q": sp.Integer(p.n_q), "n_k": sp.Integer(p.n_k), "d_v": sp.Integer(p.d_v),
                    "tau": p.temperature, "s": p.scale_factor}
-        if p.key_dimension is not None:
+        if p.key_dimension is not None:  # given S or L already hold the book's 1/√d_k: s
             scalars["d_k"] = sp.Integer(p.key_dimension)
+            scalars["s"] = scalars["s"] if p.start in "QR" else 1 / sp.sqrt(p.key_dimension)
         shapes = stage_shapes(p.n_q, p.n_k, p.d_k, p.d_v)
         return Facts({name: shapes[name] for name in p.shown_stages}, scalars,
                      {name: self.stage(name) for name in p.shown_stages}, p.symbols, p.decimals)

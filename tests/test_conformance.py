@@ -3,7 +3,7 @@ languages, run through the command line's entry point. No cell may exit 3 or pri
 traceback; a kind a command takes gives 0 or 1, a kind it does not take is refused with exit 2
 and one line saying why; and an option changes the output where it should.
 
-Four kinds come from published exercises nobody here wrote (tests/corpus 22-25).
+Six kinds come from published exercises nobody here wrote (tests/corpus 22-27).
 """
 
 from __future__ import annotations
@@ -41,6 +41,40 @@ attention = {mask = "none", scale = "none"}
 lang = "zh"
 """
 
+SCORES_WITH_D_K = """title = "Scaled scores from a book that states d_k = 64"
+tokens = ["Thinking", "Machines"]
+[input]
+S = [[14, 12], [12, 14]]
+d_k = 64
+V = [[1, 0], [0, 1]]
+[attention]
+mask = "causal"
+"""
+
+BATCHED_INPUTS = """title = "Inputs pasted from batched printouts"
+[input]
+Q = '''tf.Tensor(
+[[[1. 0.]
+  [0. 1.]
+  [1. 1.]]], shape=(1, 3, 2), dtype=float32)'''
+K = [[[1, 0], [0, 1], [1, 1]]]
+V = {value = "[[[1, 2], [3, 4], [5, 6]], [[0, 1], [1, 0], [1, 1]]]", index = [1]}
+[answers]
+A = {value = "[[[0.5, 0.5, 0.0]], [[0.3, 0.3, 0.4]], [[0.2, 0.3, 0.5]]]"}
+"""
+
+MASK_BIAS_ROWS = """title = "-1e4 masks, temperature 2, a row that masks every key"
+tokens = ["PAD", "a", "b"]
+[input]
+Q = [[1, 0], [0, 1], [1, 1]]
+K = [[1, 0], [0, 1], [1, 1]]
+V = [[1, 0], [0, 1], [1, 1]]
+[attention]
+key_lengths = [0, 2, 3]
+mask_bias = "-1e4"
+temperature = 2
+"""
+
 KINDS = {
     "single-head": EXAMPLES / "02_causal_three_positions/problem.toml",
     "cross-attention, padding": EXAMPLES / "06_cross_attention_padding/problem.toml",
@@ -49,11 +83,16 @@ KINDS = {
     "projections": EXAMPLES / "11_policy_raises_wages_jobs/problem.toml",
     "multi-head": EXAMPLES / "12_two_heads/problem.toml",
     "symbolic temperature": EXAMPLES / "14_symbolic_temperature/problem.toml",
-    "symbolic multi-head": None,  # SYMBOLIC_HEADS, written to a temporary folder
+    "symbolic multi-head": SYMBOLIC_HEADS,  # texts are written to a temporary folder
     "published multi-head": CORPUS / "22_blazewild_two_heads_split/problem.toml",
     "published projections": CORPUS / "23_tausif_random_weights/problem.toml",
     "published padding scores": CORPUS / "24_mystic_padding_mask_scores/problem.toml",
     "published scores": CORPUS / "25_learnnlp_scores_seed42/problem.toml",
+    "published -1e9 mask, batched printout": CORPUS / "26_dlai_c5w4_padding_mask_softmax/problem.toml",
+    "published -1e9 mask": CORPUS / "27_dlai_c5w4_attention_unit_test/problem.toml",
+    "scores with the book's d_k": SCORES_WITH_D_K,
+    "inputs from batched printouts": BATCHED_INPUTS,
+    "-1e4 mask, a fully masked row": MASK_BIAS_ROWS,
 }
 
 CELLS = [("solve", ["--format", to, "--lang", lang])
@@ -87,8 +126,8 @@ def files(tmp_path_factory) -> dict[str, Path]:
         folder = base / kind.replace(" ", "_").replace(",", "")
         folder.mkdir()
         target = folder / "problem.toml"
-        if path is None:
-            target.write_text(SYMBOLIC_HEADS, encoding="utf-8")
+        if isinstance(path, str):
+            target.write_text(path, encoding="utf-8")
         else:
             shutil.copy(path, target)
         out[kind] = target
@@ -157,7 +196,7 @@ OPTION_CHANGES = [
 
 
 @pytest.mark.parametrize("kind", ["single-head", "multi-head", "projections",
-                                  "published multi-head"])
+                                  "published multi-head", "published -1e9 mask"])
 @pytest.mark.parametrize("one, other", OPTION_CHANGES, ids=[" ".join(a) for a, _ in OPTION_CHANGES])
 def test_an_option_changes_the_derivation(kind, one, other, files, capsys):
     """Every layout and detail option reaches the derivation, multi-head as single-head."""

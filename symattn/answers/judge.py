@@ -134,6 +134,8 @@ def judge_entry(position, expected: sp.Expr, given: Given, grading: Grading,
         return verdict("invalid", ("parse",), given.error or "")
     value = given.value
     if sp.S.NegativeInfinity in (expected, value) or value == expected:
+        if value != expected and facts.limits and facts.limits.get(expected) == value:
+            return verdict("correct", ("masked_infinity",))  # -oo, as mask_bias means it
         return verdict("correct" if value == expected else "wrong", ("exact",))
     numeric = not expected.free_symbols and not value.free_symbols
     written = given.places is not None or given.sigfigs is not None  # a decimal, rounded
@@ -150,6 +152,9 @@ def judge_entry(position, expected: sp.Expr, given: Given, grading: Grading,
     if numeric and given.places is not None:
         return verdict(*_decimal(expected, value, given.places))
     status, rule = equivalent(expected, value, facts)
+    if status == "undecided" and facts.limits and expected in facts.limits and \
+            equivalent(facts.limits[expected], value, facts)[0] == "correct":
+        return verdict("correct", ("masked", CONFIRM_DIGITS))  # as mask_bias means it
     return verdict(status, rule)
 
 

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ..errors import InputError
 from ..exact.attention import attend
 from ..exact.heads import attend_heads
 from ..model import Facts, Grading, MultiHeadProblem, Problem, ShapeProblem
 from ..parse.claims import Claim
 from .judge import judge
+from .limits import masked_limits, masked_limits_heads
 from .head_mistakes import HeadMistakes
 from .mistakes import Mistakes
 from .results import Verification
@@ -23,9 +26,15 @@ def facts_and_mistakes(problem: AnyProblem) -> tuple[Facts, Mistakes | HeadMista
         return problem.facts(), None
     if isinstance(problem, MultiHeadProblem):
         heads = attend_heads(problem)
-        return heads.facts(), HeadMistakes(heads)
+        facts = heads.facts()
+        if any(h.mask_bias is not None for h in problem.heads):
+            facts = replace(facts, limits=masked_limits_heads(heads))
+        return facts, HeadMistakes(heads)
     trace = attend(problem)
-    return trace.facts(), Mistakes(problem, trace)
+    facts = trace.facts()
+    if problem.mask_bias is not None:
+        facts = replace(facts, limits=masked_limits(trace))
+    return facts, Mistakes(problem, trace)
 
 
 def verify(problem: AnyProblem, claims: tuple[Claim, ...] | None = None,

@@ -18,6 +18,7 @@ from ..model import STAGES, ShownDecimal, Trace
 from ..numeric import recompute
 from ..reports import Report
 from .approx import Approx, approximate
+from .bias import bias_shown, hidden_entries
 from .forms import integer_powers, over_root
 from .names import Name, Naming, choose_names
 from .options import Options
@@ -88,7 +89,8 @@ def derive(trace: Trace, report: Report, options: Options = Options(),
         decimals["Z"] = [[approximate(z, n, options.places) if z is not None else None]
                          for z, n in zip(trace.Z, numbers["Z"])]
     values = _values(naming)
-    names = tuple(replace(n, value=_given(n.value, trace) or form(n.value),
+    names = tuple(replace(n, value=n.value if n.kind == "small" else  # e^{-10^9} as it is
+                          _given(n.value, trace) or form(n.value),
                           decimal=approximate(values[n.symbol], None, options.places)
                           if numbers else None) for n in naming.names)
     return Derivation(
@@ -103,7 +105,10 @@ def derive(trace: Trace, report: Report, options: Options = Options(),
         scalars={"tau": form(p.temperature),
                  "s": p.scale_factor if p.scale is None else form(p.scale_factor),
                  "inverse_temperature": form(1 / p.temperature),
-                 "root": sp.sqrt(p.key_dimension) if p.key_dimension else sp.S.One},
+                 "root": sp.sqrt(p.key_dimension) if p.key_dimension else sp.S.One,
+                 **({"mask_bias": bias_shown(p.mask_bias)} if p.mask_bias is not None else {}),
+                 **({"book_scale": over_root(sp.S.One, p.key_dimension)}  # S, L hold it
+                    if p.start in ("S", "L") and p.key_dimension else {})},
         hidden=hidden_winner(trace),
         rounded=rounded,
     )
@@ -115,11 +120,13 @@ def hidden_winner(t: Trace) -> tuple[int, int] | None:
     have won."""
     best = None
     for i in range(t.S.rows):
-        if all(t.readable[i]):
+        reads = [ok and not (t.masked_by_bias and t.masked_by_bias[i][j])
+                 for j, ok in enumerate(t.readable[i])]
+        if all(reads):
             continue  # nothing hidden in this row
-        readable = [sp.N(t.S[i, j]) for j in range(t.S.cols) if t.readable[i][j]]
+        readable = [sp.N(t.S[i, j]) for j in range(t.S.cols) if reads[j]]
         for j in range(t.S.cols):
-            if t.readable[i][j] or not readable or not t.S[i, j].is_number:
+            if reads[j] or not readable or not t.S[i, j].is_number:
                 continue
             margin = sp.N(t.S[i, j]) - max(readable)
             if margin > 0 and (best is None or margin > best[0]):
@@ -159,6 +166,8 @@ def _display(trace: Trace, inner: dict, whole: dict, form: Form, given: Form,
             display["L"] = sp.ImmutableMatrix(p.n_q, p.n_k, [
                 s if ok else sp.S.NegativeInfinity
                 for s, ok in zip(display["S"], (x for row in trace.readable for x in row))])
+    display["M"], display["L"] = hidden_entries(trace, display["M"], display["L"], display["S"],
+                                                form)
     display["A"] = trace.A.applyfunc(lambda x: whole.get(x, form(x.xreplace(inner))))
     display["E"] = form(trace.E.xreplace(inner))
 

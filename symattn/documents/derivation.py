@@ -12,7 +12,7 @@ from .blocks import Block, Display, Heading, Heatmap, Label, segments, step, tit
 from .checks import check_blocks
 from .rounded import rounded
 from .setup import setup
-from .textbook import over_sums, sum_definitions, textbook, wide_sums
+from .textbook import any_hidden, over_sums, sum_definitions, textbook, wide_sums
 from .walk import row_blocks
 
 SUMMARY_FORMULAS = {"R": r"QK^{\mathsf T}", "S": None, "M": None, "L": r"\frac{S + M}{\tau}",
@@ -41,8 +41,8 @@ def heatmap(d: Derivation) -> list[Block]:
     if d.heat is None:
         return []
     p = laid_out(d.trace).problem
-    cells_ = tuple(tuple(a.digits if a.exponent == 0 else a.text for a in row)
-                   for row in d.decimals["A"])
+    cells_ = tuple(tuple(a.digits if a.exponent == 0 else a.text if a.exponent > -100 else "0+"
+                         for a in row) for row in d.decimals["A"])  # e^(-10^9): too long a cell
     return [Heatmap(p.row_labels, p.column_labels, d.heat, cells_,
                     segments("heatmap", d.options.lang))]
 
@@ -59,7 +59,7 @@ def summary(d: Derivation, fit: Fit) -> list[Block]:
     lines: list[str] = []
     wide = wide_sums(d)
     for stage in p.shown_stages:
-        if stage in ("Q", "K", "V", p.start) or stage == "M" and all(all(r) for r in d.trace.readable):
+        if stage in ("Q", "K", "V", p.start) or stage == "M" and not any_hidden(d.trace):
             continue
         formula = SUMMARY_FORMULAS[stage] or (
             r"\frac{R}{\sqrt{d_k}}" if stage == "S" and p.scale is None else

@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..derivation import Derivation
 from ..printing.fit import Fit, chain, pack
 from ..printing.matrices import cells, matrix_lines, stacked
-from ..printing.printer import matrix, tau_equation
+from ..printing.printer import math, matrix, tau_equation
 from ..words import phrase
 from .rounding import rounding_note, stage_cells
 from .blocks import Block, Display, Label, Paragraph, Segment, joined, segments, step
@@ -53,12 +53,18 @@ def setup(d: Derivation, fit: Fit, projections_too: bool = True) -> list[Block]:
         blocks.append(step(lead + segments("tb_colon", lang), Display(tuple(_inputs(d, fit, sources)))))
         blocks += projections(d, fit) if projections_too else []
     elif p.start != "Q":
-        given = joined(lead, segments("tb_semicolon", lang) + segments(f"tb_given_{p.start}", lang),
-                       separator="") + segments("tb_colon", lang)
+        book = segments("tb_given_scale", lang, d_k=p.key_dimension, s=math(d.scalars["book_scale"],
+                        slash=True)) if "book_scale" in d.scalars else ()
+        given = joined(lead, segments("tb_semicolon", lang) + segments(f"tb_given_{p.start}", lang)
+                       + book, separator="") + segments("tb_colon", lang)
         blocks.append(step(given, Display(tuple(_inputs(d, fit, (p.start, "V"))))))
     else:
         blocks.append(step(lead + segments("tb_colon", lang),
                            Display(tuple(_inputs(d, fit, ("Q", "K", "V"))))))
+    whole = [str(i + 1) for i, row in enumerate(d.trace.masked_by_bias) if all(row)]
+    if whole:
+        blocks.append(Paragraph(segments("tb_bias_whole_rows", lang, rows=", ".join(whole),
+                                         bias=math(d.scalars["mask_bias"]))))
     if d.trace.fully_masked_rows:
         rows = ", ".join(str(i + 1) for i in d.trace.fully_masked_rows)
         how = phrase(f"how_{p.fully_masked}", lang)
@@ -76,6 +82,8 @@ def _masks(d: Derivation) -> tuple[Segment, ...]:
         out += segments("tb_mask_lengths", lang, lengths=", ".join(map(str, p.key_lengths)))
     if p.bias is not None:
         out += segments("tb_mask_bias", lang)
+    if p.mask_bias is not None:
+        out += segments("tb_mask_bias_added", lang, bias=math(d.scalars["mask_bias"]))
     return out
 
 

@@ -19,6 +19,7 @@ import sympy as sp
 from ..errors import InputError
 from ..limits import MAX_CLAIM_EXPONENT, MAX_CLAIM_LENGTH, MAX_SIGFIGS
 from ..model import Grading
+from .batches import BatchError, matrix_rows
 from .expressions import parse_expression
 from .files import decode_toml, read_text
 from .printouts import split_structure
@@ -98,18 +99,49 @@ def _stage(written: str) -> str:
     return "heads" + written[len("head"):] if written.startswith("head[") else written
 
 
-def parse_claim(key: str, raw: Any, symbols: Mapping[str, sp.Symbol] | None = None) -> Claim:
-    """A claim from a key and a value (TOML value or text); bad entries become invalid Givens."""
+def parse_claim(key: str, raw: Any, symbols: Mapping[str, sp.Symbol] | None = None, *,
+                strict: bool = False) -> Claim:
+    """A claim from a key and a value (TOML value or text); bad entries become invalid Givens.
+
+    A value may be a table {value = ..., index = [i, j]}: the matrix weights[i, j] of a batched
+    printout (counted from 0, as the code that printed it counts).
+
+    Raises:
+        BatchError: (strict, for a problem or answers file) a batch of matrices without an
+            index, or a malformed or misfitting index: the author's to correct.
+    """
     target = parse_key(key)
     symbols = symbols or {}
     minus_infinity = target.name[-1] in ("M", "L")
     try:
+        raw, index = _indexed(raw, target)
         if target.kind == "shape":
             return Claim(key, target, (), shape=_shape(raw))
-        rows = _rows(raw, symbols, minus_infinity)
+        rows = _rows(raw, symbols, minus_infinity, index)
     except InputError as error:
+        if strict and isinstance(error, BatchError):
+            raise
         return Claim(key, target, (), error=str(error))
     return Claim(key, target, rows)
+
+
+def _indexed(raw: Any, target: Target) -> tuple[Any, tuple[int, ...] | None]:
+    """(the value, the index) of {value = ..., index = [0, 1]}; (raw, None) for a plain value."""
+    if not isinstance(raw, dict):
+        return raw, None
+    unknown = sorted(set(raw) - {"value", "index"})
+    if unknown or "value" not in raw:
+        raise BatchError(f"unknown key {unknown[0]!r} (a claim's table holds value and index)"
+                         if unknown else "a claim's table needs value = ... (and index = [...])")
+    index = raw.get("index")
+    if index is None:
+        return raw["value"], None
+    if target.kind == "shape" or not isinstance(index, list) or not index or any(
+            isinstance(i, bool) or not isinstance(i, int) or i < 0 for i in index):
+        raise BatchError("index picks one matrix of a batched printout: a list of whole numbers "
+                         "from 0, such as [0] or [0, 1]" if target.kind != "shape" else
+                         "a shape claim takes no index")
+    return raw["value"], tuple(index)
 
 
 def _shape(raw: Any) -> tuple[int, ...]:
@@ -126,20 +158,26 @@ def _shape(raw: Any) -> tuple[int, ...]:
     raise InputError(f"a shape is written like \"4x3\", \"2x4x100\" or [4, 3], not {str(raw)[:40]!r}")
 
 
-def _rows(raw: Any, symbols: Mapping[str, sp.Symbol], minus_infinity: bool) -> tuple[tuple[Given, ...], ...]:
+def _rows(raw: Any, symbols: Mapping[str, sp.Symbol], minus_infinity: bool,
+          index: tuple[int, ...] | None = None) -> tuple[tuple[Given, ...], ...]:
     if isinstance(raw, bool) or raw is None:
         raise InputError(f"expected a value, not {raw!r}")
     if isinstance(raw, (list, tuple)):
-        if raw and all(isinstance(r, (list, tuple)) for r in raw):
-            return tuple(tuple(given(x, symbols, minus_infinity) for x in r) for r in raw)
-        return (tuple(given(x, symbols, minus_infinity) for x in raw),)
+        return tuple(tuple(given(x, symbols, minus_infinity) for x in row)
+                     for row in matrix_rows(_listed(raw), index))
     if isinstance(raw, int):
-        return ((given(raw, symbols, minus_infinity),),)
+        return tuple(tuple(given(x, symbols, minus_infinity) for x in row)
+                     for row in matrix_rows(raw, index))
     text = str(raw)
     if len(text) > MAX_CLAIM_LENGTH:
         raise InputError(f"answer is {len(text)} characters long (limit {MAX_CLAIM_LENGTH})")
     return tuple(tuple(_given_text(t, symbols, minus_infinity) for t in row)
-                 for row in split_structure(text))
+                 for row in split_structure(text, index))
+
+
+def _listed(raw: Any) -> Any:
+    """Tuples (from the Python API) as lists, so that nesting reads the same."""
+    return [_listed(x) for x in raw] if isinstance(raw, (list, tuple)) else raw
 
 
 def given(raw: Any, symbols: Mapping[str, sp.Symbol], minus_infinity: bool) -> Given:
@@ -174,7 +212,7 @@ def parse_answers(table: Mapping[str, Any], symbols: Mapping[str, sp.Symbol], *,
     claims = []
     for key, raw in table.items():
         try:
-            claims.append(parse_claim(key, raw, symbols))
+            claims.append(parse_claim(key, raw, symbols, strict=True))
         except InputError as error:
             raise error.located(source=source, key=f"{where}.{key!r}") from None
     return tuple(claims)

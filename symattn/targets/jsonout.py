@@ -27,6 +27,9 @@ def render_json(trace: Trace, shown: dict[str, sp.Basic] | None = None,
         "stages": _grids({name: trace.stage(name) for name in stages},
                          CanonicalPrinter().doprint),
     }
+    if trace.problem.mask_bias is not None:  # the masks add it, not -oo: which keys they hide
+        document["mask_bias"] = CanonicalPrinter().doprint(trace.problem.mask_bias)
+        document["masked_by_bias"] = [list(row) for row in trace.masked_by_bias]
     if shown:
         text = CanonicalTextPrinter().doprint
         document["display"] = {name: decimals[name] if decimals and name in decimals and name
@@ -47,6 +50,10 @@ def _dump(document: dict) -> str:
     parts = [f'  "title": {one_line(document["title"])}']
     shapes = ", ".join(f"{one_line(k)}: {one_line(v)}" for k, v in document["shapes"].items())
     parts.append(f'  "shapes": {{{shapes}}}')
+    if "mask_bias" in document:
+        parts.append(f'  "mask_bias": {one_line(document["mask_bias"])}')
+        rows = ",\n".join(f"    {one_line(row)}" for row in document["masked_by_bias"])
+        parts.append(f'  "masked_by_bias": [\n{rows}\n  ]')
     for key in ("stages", "display"):
         if key in document:
             grids = ",\n".join(f"    {one_line(name)}: [\n" + ",\n".join(

@@ -39,12 +39,18 @@ def render_text(trace: Trace, decimals: dict[str, list[list[str]]],
     printer = CanonicalTextPrinter()
     lines = [p.title] if p.title else []
     d_k = "" if p.key_dimension is None else f"d_k = {p.key_dimension}, "
-    lines.append(f"n_q = {p.n_q}, n_k = {p.n_k}, {d_k}d_v = {p.d_v}; "
-                 f"scale s = {_PRINTER.doprint(shown.get('s', p.scale_factor))}; "
+    scale = f"scale s = {_PRINTER.doprint(shown.get('s', p.scale_factor))}" if p.start in "QR" \
+        or p.key_dimension is None else f"the given {p.start} already include the scale " \
+        f"1/sqrt({p.key_dimension})"
+    lines.append(f"n_q = {p.n_q}, n_k = {p.n_k}, {d_k}d_v = {p.d_v}; {scale}; "
                  f"temperature tau = {_PRINTER.doprint(shown.get('tau', p.temperature))}")
     masks = [MASK_WORDS[p.mask]] + [word for word, given in (
         ("keep matrix", p.keep), ("key lengths", p.key_lengths), ("bias", p.bias)) if given]
-    lines.append(f"mask: {' + '.join(masks)}; fully masked rows: {p.fully_masked}")
+    if p.mask_bias is not None:
+        lines.append(f"mask: {' + '.join(masks)}; the masks add mask_bias = {p.mask_bias} "
+                     "instead of -oo (a masked weight is tiny, not 0)")
+    else:
+        lines.append(f"mask: {' + '.join(masks)}; fully masked rows: {p.fully_masked}")
     if p.start != "Q":
         lines.append(f"the problem starts from the given {GIVEN[p.start]} {p.start}")
     for name in p.shown_stages:
@@ -52,6 +58,8 @@ def render_text(trace: Trace, decimals: dict[str, list[list[str]]],
         rows, columns = _labels(trace, name)
         formula = f"{name} ({GIVEN[name]}, given)" if name in GIVEN and name == p.start \
             else FORMULAS[name]
+        if name == "M" and p.mask_bias is not None:
+            formula = f"M (additive mask: 0 = may read, {p.mask_bias} = may not, mask_bias for -oo)"
         lines += ["", f"{formula}   [{matrix.rows}x{matrix.cols}]"]
         if name in long and name in decimals:
             lines += [f"  ~ {LONG}"] + grid(rows, columns, decimals[name])

@@ -30,7 +30,7 @@ def rule_text(rule: tuple, lang: str, note: str = "") -> str:
         return phrase(f"rule_{kind}", lang, t=value_text(rule[1]))
     if kind in ("places", "tie"):
         return phrase(f"rule_{kind}", lang, n=rule[1], places="place" if rule[1] == 1 else "places")
-    if kind in ("sigfigs", "numeric"):
+    if kind in ("sigfigs", "numeric", "masked"):
         return phrase(f"rule_{kind}", lang, n=rule[1])
     return phrase(f"rule_{kind}", lang)
 

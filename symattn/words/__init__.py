@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from . import analyses, answers, checks, derivation, exercises, page, textbook
+from . import analyses, answers, checks, conventions, derivation, exercises, page, textbook
 from .registry import GRAMMAR_FIELDS, LANGUAGES, PHRASES, Same, phrase, register
 
 register(derivation.DERIVATION_PHRASES)  # solve --format latex/markdown
@@ -10,6 +10,7 @@ register(textbook.TEXTBOOK_PHRASES)  # textbook derivations
 register(analyses.ANALYSIS_PHRASES)  # sweeps, non-uniqueness, gradients
 register(answers.ANSWER_PHRASES)  # verify, grade
 register(checks.CHECK_PHRASES)  # check
+register(conventions.CONVENTION_PHRASES)  # mask_bias, a book's d_k with given scores
 register(exercises.MISTAKE_NAMES)  # mistakes
 register(exercises.MISTAKE_FORMULAS)
 register(exercises.EXERCISE_PHRASES)
