@@ -40,27 +40,28 @@ def rounded(expected: sp.Expr, places: int) -> sp.Rational | None:
 def expected_decimal(expected: sp.Expr, given: Given, sigfigs: int | None = None) -> str | None:
     """The expected value as a decimal written like the answer: with its places (0.23500371
     beside 0.23500372), its significant figures in e-notation (6.0338e-06 beside 6.0337e-06),
-    or `sigfigs` when the rule asks for them; FEEDBACK_PLACES beside an exact answer. Digits are
-    added while it would read the same as the answer; a value that would read 0.000 is written
-    4.5e-05. None for an integer or a symbolic value."""
+    or the rule's `sigfigs`; FEEDBACK_PLACES beside an exact answer. Digits are added while it
+    would read the same as the answer; a value that would read 0.000 is written 4.5e-05. None
+    for an integer or a symbolic value."""
     if expected.free_symbols or expected.is_Integer or expected is sp.S.NegativeInfinity:
         return None
     size = magnitude(expected)
     if size is None or not -DECIMAL_RANGE <= size <= DECIMAL_RANGE:
         return decimal_string(expected, FEEDBACK_PLACES)
     figures = sigfigs or given.sigfigs
-    start = FEEDBACK_PLACES if given.places is None else given.places
+    places = figures - 1 - size if figures else \
+        FEEDBACK_PLACES if given.places is None else given.places
+    scientific = given.sigfigs is not None or places < 0
+    if not scientific and rounded(expected, places) == 0:  # it would read 0.000
+        scientific, places = True, 1 - size
     for extra in range(MORE_DIGITS + 1):
-        places = start + extra if figures is None else figures + extra - 1 - size
-        value = rounded(expected, places)
+        value = rounded(expected, places + extra)
         if value is None or value != given.value:
             break
-    if figures is not None:
-        return _scientific(value or sp.S.Zero, places, figures + extra)
-    if value is None or value != 0:
+    places += extra
+    if not scientific:
         return decimal_string(expected, places)
-    places = 1 - size  # it would read 0.000...: two significant figures
-    return _scientific(rounded(expected, places) or sp.S.Zero, places, 2)
+    return _scientific(value or sp.S.Zero, places, places + size + 1)
 
 
 def _scientific(value: sp.Rational, places: int, figures: int) -> str:

@@ -113,11 +113,19 @@ def parse_claim(key: str, raw: Any, symbols: Mapping[str, sp.Symbol] | None = No
             return Claim(key, target, (), shape=_shape(raw))
         rows = _rows(raw, symbols, minus_infinity)
     except InputError as error:
-        why = error.values if error.code == "read_too_long" else ()
-        reason = ("read_shape",) if target.kind == "shape" else \
-            (error.code, *why) if why else structure_reason(str(raw))
-        return Claim(key, target, (), error=str(error), reason=reason)
+        return Claim(key, target, (), error=str(error),
+                     reason=_whole_reason(target, str(raw), error, symbols))
     return Claim(key, target, rows)
+
+
+def _whole_reason(target: Target, text: str, error: InputError,
+                  symbols: Mapping[str, sp.Symbol]) -> Reason:
+    """Why a whole value was refused, as feedback says it (parse.reasons)."""
+    if target.kind == "shape":
+        return ("read_shape",)
+    if error.code == "read_too_long":
+        return (error.code, *error.values)
+    return entry_reason(text, error, symbols) if error.code else structure_reason(text)
 
 
 def _shape(raw: Any) -> tuple[int, ...]:

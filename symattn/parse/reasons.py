@@ -28,7 +28,7 @@ def looks_like_math(text: str, symbols: Collection[str] = ()) -> bool:
     """Whether text reads as an attempt at a number: every word a function, a constant, a
     declared symbol, a Greek letter's name or a single ASCII letter, and some digit or known
     name in it ("2pi", "x/2" do; "see my notebook", "idk", "42 lol", "N/A" do not)."""
-    words = _WORD.findall(text)
+    words = [w for w in _WORD.findall(text) if w.isalpha()]  # not ², which the pattern takes
     known = [w for w in words if w in KNOWN or w in symbols or w.lower() in GREEK]
     loose = [w for w in words if w not in known]
     if any(len(w) > 1 or not w.isascii() for w in loose):
