@@ -394,3 +394,14 @@ def test_every_phrase_used_here_exists_in_both_languages():
     for key in ("hint_float", "hint_float_all", "rule_float", "rule_float_off", "rule_allclose",
                 "off_relative", "off_absolute", *READING_PHRASES):
         assert phrase(key, "zh", *(["x"] * 5), rtol="x", atol="x")
+
+
+def test_a_row_that_reads_no_key_is_judged_under_its_policy():
+    """fully_masked = "uniform" (JAX): float32's 1/3 is 0.33333334, its logits all -oo."""
+    problem = parse_problem('[input]\nQ = [[1], [2]]\nK = [[1], [0], [1]]\nV = [[1], [2], [3]]\n'
+                            '[attention]\nkeep = [[false, false, false], [true, true, true]]\n'
+                            'fully_masked = "uniform"\n')
+    report = judged(problem, FLOAT32, **{"A[1]": "[0.33333334, 0.33333334, 0.33333334]",
+                                         "O[1,1]": "2.0000002"})
+    assert [v.status for v in report.verdicts] == ["correct", "correct"]
+    assert judged(problem, FLOAT32, **{"A[1]": "[0.3333, 0.3334, 0.3333]"}).status == "wrong"

@@ -170,13 +170,13 @@ def judge_entry(position, expected: sp.Expr, given: Given, grading: Grading, fac
         ok = within_float(grading.rule, expected, value, half_unit(given), size)
         if ok:
             return verdict("correct", ("float", grading.rule))
-        if written:  # a float32 printout judged as float64 says so
+        if written and ok is not None:  # a float32 printout judged as float64 says so
             coarser = agreement(expected, value, half_unit(given), size, ("float32",)) \
                 if grading.rule == "float64" else None
             return verdict("wrong", ("float", grading.rule, off(expected, value)), coarser or ())
     if numeric and grading.rule == "allclose" and grading.rtol is not None and grading.atol is not None:
         ok = within_allclose(expected, value, grading.rtol, grading.atol)
-        if ok or written:
+        if ok or written and ok is not None:
             return verdict("correct" if ok else "wrong",
                            ("allclose", written_number(grading.rtol), written_number(grading.atol)))
     if numeric and written:

@@ -82,7 +82,7 @@ class Sizes:
             parts = [self._structured("concat", i, k) for k in range(W_O.rows)]
             if any(part is None for part in parts):
                 return None
-            return mpmath.fsum(part * abs(number(W_O[k, j])) for k, part in enumerate(parts))
+            return CTX.fsum(part * abs(number(W_O[k, j])) for k, part in enumerate(parts))
         if stage == "A" and prefix + "L" in self.matrices:
             return self._weights(prefix, i)[j]
         if stage == "O" and prefix + "L" in self.matrices:
@@ -90,32 +90,42 @@ class Sizes:
         return None
 
     def _weights(self, prefix: str, i: int) -> list[mpmath.mpf]:
-        """λ_ij·A_ij along row i."""
+        """λ_ij·A_ij along row i (a masked logit counts as 0: its weight is 0, or a policy's
+        for a row that reads no key)."""
         if (prefix, i) not in self._memo:
             L, A = self.matrices[prefix + "L"], self.matrices[prefix + "A"]
             logits = [number(L[i, j]) for j in range(L.cols)]
-            top = abs(max(logits))
-            self._memo[prefix, i] = [
-                mpmath.mpf(0) if not mpmath.isfinite(x) else
-                (1 + abs(x) + 2 * top) * abs(number(A[i, j])) for j, x in enumerate(logits)]
+            top = abs(max((x for x in logits if CTX.isfinite(x)), default=CTX.zero))
+            logits = [x if CTX.isfinite(x) else CTX.zero for x in logits]
+            self._memo[prefix, i] = [(1 + abs(x) + 2 * top) * abs(number(A[i, j]))
+                                     for j, x in enumerate(logits)]
         return self._memo[prefix, i]
 
     def _output(self, prefix: str, i: int, c: int) -> mpmath.mpf:
         V = self.matrices[prefix + "V"]
-        return mpmath.fsum(w * abs(number(V[j, c])) for j, w in enumerate(self._weights(prefix, i)))
+        return CTX.fsum(w * abs(number(V[j, c])) for j, w in enumerate(self._weights(prefix, i)))
 
 
 def within_float(kind: str, expected: sp.Expr, value: sp.Expr, slack: sp.Rational,
-                 size: Size) -> bool:
-    """Whether |value - expected| <= slack + ROUNDINGS·u·size + tiny in the format `kind`."""
+                 size: Size) -> bool | None:
+    """Whether |value - expected| <= slack + ROUNDINGS·u·size + tiny in the format `kind`
+    (None: the values cannot be evaluated to tell)."""
     form = FLOATS[kind]
-    difference = abs(number(value - expected))
-    return difference <= number(slack + form.tiny) + ROUNDINGS * number(form.unit) * size()
+    try:
+        difference = abs(number(value - expected))
+        return difference <= number(slack + form.tiny) + ROUNDINGS * number(form.unit) * size()
+    except (ValueError, PrecisionError):
+        return None
 
 
-def within_allclose(expected: sp.Expr, value: sp.Expr, rtol: sp.Expr, atol: sp.Expr) -> bool:
-    """numpy.allclose's test against the exact value: |value - expected| <= atol + rtol·|expected|."""
-    return abs(number(value - expected)) <= number(atol) + number(rtol) * abs(number(expected))
+def within_allclose(expected: sp.Expr, value: sp.Expr, rtol: sp.Expr, atol: sp.Expr
+                    ) -> bool | None:
+    """numpy.allclose's test against the exact value: |value - expected| <= atol + rtol·|expected|
+    (None: the values cannot be evaluated to tell)."""
+    try:
+        return abs(number(value - expected)) <= number(atol) + number(rtol) * abs(number(expected))
+    except (ValueError, PrecisionError):
+        return None
 
 
 def allowance(kind: str, size: Size) -> sp.Rational:
@@ -126,7 +136,15 @@ def allowance(kind: str, size: Size) -> sp.Rational:
 
 def rule_bound(grading: Grading, expected: sp.Expr, size: Size) -> sp.Rational:
     """How far beyond its own rounding a decimal may be from the exact value under the rule
-    (an upper bound; 0 without one): what impossible.py counts a decimal as."""
+    (an upper bound; 0 without one, or when the values cannot be evaluated): what
+    impossible.py counts a decimal as."""
+    try:
+        return _bound(grading, expected, size)
+    except (ValueError, PrecisionError):
+        return sp.S.Zero
+
+
+def _bound(grading: Grading, expected: sp.Expr, size: Size) -> sp.Rational:
     if grading.rule in FLOATS:
         return allowance(grading.rule, size)
     if grading.tolerance is not None:
@@ -144,8 +162,8 @@ def upper(bound: mpmath.mpf) -> sp.Rational:
     exact tests in impossible.py stay cheap."""
     if not bound:
         return sp.S.Zero
-    power = int(mpmath.floor(mpmath.log10(bound))) - 1
-    return sp.Rational(int(mpmath.ceil(bound / mpmath.mpf(10) ** power))) * sp.Rational(10) ** power
+    power = int(CTX.floor(CTX.log10(bound))) - 1
+    return sp.Rational(int(CTX.ceil(bound / CTX.mpf(10) ** power))) * sp.Rational(10) ** power
 
 
 def written_number(x: sp.Expr) -> str:
@@ -167,8 +185,8 @@ def short(x: mpmath.mpf) -> str:
     """A positive number to one significant figure: 3e-8, 0.002, 0.4, 7, 2e3 (0 as 0)."""
     if not x:
         return "0"
-    power = int(mpmath.floor(mpmath.log10(x)))
-    digit = int(mpmath.nint(x / mpmath.mpf(10) ** power))
+    power = int(CTX.floor(CTX.log10(x)))
+    digit = int(CTX.nint(x / CTX.mpf(10) ** power))
     if digit == 10:  # 9.6 rounds up to 10
         digit, power = 1, power + 1
     if -3 <= power < 0:
@@ -181,9 +199,6 @@ def agreement(expected: sp.Expr, value: sp.Expr, slack: sp.Rational, size: Size,
     """("hint_float", "float64" or "float32", off) for a decimal that agrees with the exact
     value to that precision (the finer first), else None."""
     for kind in kinds:
-        try:
-            if within_float(kind, expected, value, slack, size):
-                return ("hint_float", kind, off(expected, value))
-        except (ValueError, PrecisionError):
-            return None
+        if within_float(kind, expected, value, slack, size):
+            return ("hint_float", kind, off(expected, value))
     return None
