@@ -43,7 +43,7 @@ def diagnose(verdict: Verdict, claim: Claim, facts: Facts, grading: Grading,
     verdict wrong with diagnosis "none", or "over_budget" when a mistake ran out of its budget.
     """
     stage = claim.target.name.rpartition(".")[2]  # heads[2].A: head 2's A
-    if verdict.status != "wrong" or facts.matrices is None or only_precision(verdict) \
+    if verdict.status != "wrong" or facts.matrices is None or verdict.only_precision \
             or claim.target.kind in ("shape", "scalar") or stage not in ("A", "O", "concat"):
         return verdict
     over_budget = False
@@ -100,7 +100,7 @@ def judge_claim(claim: Claim, facts: Facts, grading: Grading) -> Verdict:
                     for row_e, row_g in zip(region, given) for (position, expected), g in zip(row_e, row_g))
     status = overall(e.status for e in entries)
     verdict = Verdict(claim.key, status, entries)
-    if status != "wrong" or only_precision(verdict):
+    if status != "wrong" or verdict.only_precision:
         return verdict
 
     def widen(i: int, j: int) -> sp.Rational:
@@ -108,13 +108,6 @@ def judge_claim(claim: Claim, facts: Facts, grading: Grading) -> Verdict:
         return rule_bound(grading, expected, size((i, j), expected))
 
     return replace(verdict, remarks=impossible(t, given, facts, None if grading == Grading() else widen))
-
-
-def only_precision(verdict: Verdict) -> bool:
-    """Whether every entry not correct agrees with its exact value to float precision (so no
-    classic mistake or impossibility is looked for: a rule would accept the claim)."""
-    bad = [e for e in verdict.entries if e.status != "correct"]
-    return bool(bad) and all(e.hint for e in bad)
 
 
 def _region(matrix: sp.ImmutableMatrix, t) -> list[list[tuple[tuple[int, int], sp.Expr]]] | None:

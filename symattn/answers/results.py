@@ -47,6 +47,13 @@ class Verdict:
     # gives it) or "over_budget" (one ran out of its budget); None: not diagnosed
     remarks: tuple[tuple[str, tuple], ...] = ()  # why the claim cannot be right: (key, values)
 
+    @property
+    def only_precision(self) -> bool:
+        """Whether every entry not correct agrees with its exact value to float precision (a
+        rule would accept the claim: no classic mistake or impossibility is looked for)."""
+        bad = [e for e in self.entries if e.status != "correct"]
+        return bool(bad) and all(e.hint for e in bad)
+
 
 @dataclass(frozen=True)
 class Verification:

@@ -8,15 +8,14 @@ import io
 from ..answers.results import STATUSES, Graded, Verdict
 from ..parse.labels import shown_escaped
 from ..words import phrase
-from .verdicts import (SEPARATOR, _entry_line, diagnosis_text, hint_all, note_text,
-                       precision_only, remark_texts)
+from .verdicts import SEPARATOR, _entry_line, diagnosis_text, hint_all, note_text, remark_texts
 
 
 def feedback(verdict: Verdict, lang: str) -> str:
     """One line: why a claim is not correct (empty when it is)."""
     if verdict.status == "correct":
         return ""
-    if precision_only(verdict):
+    if verdict.only_precision:
         return hint_all(verdict, lang)
     if verdict.diagnosis not in (None, "none", "over_budget"):
         return diagnosis_text(verdict, lang)

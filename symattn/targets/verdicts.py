@@ -65,12 +65,6 @@ def _cut(text: str) -> str:
     return text if len(text) <= MAX_SHOWN else text[:MAX_SHOWN - 1] + "…"
 
 
-def precision_only(verdict: Verdict) -> bool:
-    """Whether every entry not correct agrees with its exact value to float precision."""
-    bad = [e for e in verdict.entries if e.status != "correct"]
-    return bool(bad) and all(e.hint for e in bad)
-
-
 def hint_all(verdict: Verdict, lang: str) -> str:
     """One sentence for a claim whose every entry not correct agrees to float precision."""
     bad = [e for e in verdict.entries if e.status != "correct"]
@@ -88,7 +82,7 @@ def _entry_line(verdict: Verdict, entry: EntryVerdict, lang: str) -> str:
     expected = f"≈ {decimal}" if decimal and (entry.expected_shown is None or len(exact) > MAX_SHOWN) \
         else f"{exact} (≈ {decimal})" if decimal else exact
     words = phrase("expected_given", lang, expected=expected, given=_cut(entry.given) or "—")
-    if entry.hint and precision_only(verdict) and len(verdict.entries) > 1:
+    if entry.hint and verdict.only_precision and len(verdict.entries) > 1:
         why = f"({reason_text(entry.hint[2], lang)})"  # the claim's line says the rest
         return f"{_position(verdict, entry)}: {words} {why}"
     why = reason_text(entry.hint, lang) if entry.hint else rule_text(entry.rule, lang, entry.note)
@@ -126,7 +120,7 @@ def render_verification_text(report: Verification, lang: str = "en") -> str:
         lines.append(f"[{status}] {verdict.key}" + (f": {detail}" if detail else ""))
         if verdict.diagnosis:
             lines.append(f"    {diagnosis_text(verdict, lang)}")
-        if precision_only(verdict) and len(verdict.entries) > 1:
+        if verdict.only_precision and len(verdict.entries) > 1:
             lines.append(f"    {hint_all(verdict, lang)}")
         lines += [f"    {remark}" for remark in remark_texts(verdict, lang)]
         if len(verdict.entries) > 1 or verdict.status != "correct":
