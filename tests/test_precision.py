@@ -304,6 +304,7 @@ def test_the_expected_value_is_written_like_the_answer():
     assert shown("0.24") == "0.235"  # the same digits as the answer: one more place
     assert shown("exp(1)/3") == "0.2350"  # beside an expression: four places
     assert shown("0", x / 40000) == "5.9e-06"  # never 0.0000
+    assert shown("0.1", sp.Rational(128, 10 ** 4)) == "0.013"  # not 0.0
     assert shown("0.6698", sp.Rational(66976, 10 ** 5), 3) == "0.670"  # the rule's figures
 
 

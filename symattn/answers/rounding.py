@@ -52,8 +52,8 @@ def expected_decimal(expected: sp.Expr, given: Given, sigfigs: int | None = None
     places = figures - 1 - size if figures else \
         FEEDBACK_PLACES if given.places is None else given.places
     scientific = given.sigfigs is not None or places < 0
-    if not scientific and rounded(expected, places) == 0:  # it would read 0.000
-        scientific, places = True, 1 - size
+    if not scientific and rounded(expected, places) == 0:  # it would read 0.0: 0.013, 4.5e-05
+        scientific, places = size < -FEEDBACK_PLACES, 1 - size
     for extra in range(MORE_DIGITS + 1):
         value = rounded(expected, places + extra)
         if value is None or value != given.value:
