@@ -31,6 +31,9 @@ class Grading:
     tolerance: sp.Expr | None = None  # absolute
     relative: sp.Expr | None = None
     sigfigs: int | None = None
+    rule: str | None = None  # "float32" | "float64" | "allclose" (vocabulary.GRADING_RULES)
+    rtol: sp.Expr | None = None  # allclose: |given - exact| <= atol + rtol |exact|
+    atol: sp.Expr | None = None
 
 
 @dataclass(frozen=True)
@@ -391,7 +394,7 @@ class MultiHeadTrace:
     def facts(self) -> Facts:
         """Claims on a multi-head problem: O (and n_q) means MHA(X); concat is the heads'
         outputs side by side before W_O; heads[h].A (any stage) is head h's (1-based)."""
-        matrices = {"O": self.output, "concat": self.concat}
+        matrices = {"O": self.output, "concat": self.concat, "W_O": self.problem.W_O}
         for h, head in enumerate(self.heads, start=1):
             matrices.update({f"heads[{h}].{name}": head.stage(name) for name in STAGES})
         return Facts({name: m.shape for name, m in matrices.items()},

@@ -16,6 +16,7 @@ MaskKind = Literal["none", "causal", "causal-bottom-right"]
 FullyMasked = Literal["error", "zero", "uniform"]
 Stage = Literal["Q", "K", "V", "R", "S", "M", "L", "A", "O"]
 HeadingLevel = Literal["chapter", "section", "subsection", "subsubsection", "paragraph"]
+GradingRule = Literal["float32", "float64", "allclose"]
 
 LANGUAGES: Final[tuple[Language, ...]] = get_args(Language)
 FORMATS: Final[tuple[Format, ...]] = get_args(Format)
@@ -28,6 +29,8 @@ MASK_KINDS: Final[tuple[MaskKind, ...]] = get_args(MaskKind)
 FULLY_MASKED_POLICIES: Final[tuple[FullyMasked, ...]] = get_args(FullyMasked)
 STAGES: Final[tuple[Stage, ...]] = get_args(Stage)
 HEADINGS: Final[tuple[HeadingLevel, ...]] = get_args(HeadingLevel)
+GRADING_RULES: Final[tuple[GradingRule, ...]] = get_args(GradingRule)
+"""[grading] rule: agreement to float32 or float64 precision, or NumPy's allclose."""
 
 PLACES_RANGE: Final = (0, MAX_PLACES)
 """Decimal places shown."""

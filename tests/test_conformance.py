@@ -269,3 +269,58 @@ def test_mistakes_of_a_multi_head_problem_reach_its_output(files, capsys):
     assert main(["mistakes", str(files["multi-head"])]) == 0
     out = capsys.readouterr().out
     assert "MHA'(X) = [[22/15, 4/3], [26/21, 10/7], [48/35, 10/7]]" in out
+
+
+def _float32_printout(problem) -> str:
+    """O as a float32 printout would give it: 8 significant figures, the last one off by one
+    (within float32 precision, not the exact value rounded); integers exactly."""
+    from symattn.answers.verify import facts_of
+    from symattn.numeric import context, magnitude, to_mpf
+
+    ctx = context(30)
+
+    def entry(x) -> str:
+        if x.is_Integer:
+            return str(x)
+        places = 7 - (magnitude(x) or 0)
+        units = int(ctx.nint(to_mpf(ctx, x, {}) * ctx.mpf(10) ** places)) + 1
+        return f"{units}e-{places}"
+
+    O = facts_of(problem).matrices["O"]
+    return "[" + ", ".join("[" + ", ".join(entry(x) for x in row) + "]" for row in O.tolist()) + "]"
+
+
+RULED = [kind for kind in KINDS if kind not in ("shapes only", "symbols, sweep", "symbolic temperature",
+                                                "symbolic multi-head")]
+
+
+@pytest.mark.parametrize("kind", RULED)
+def test_the_files_grading_rule_reaches_every_verb_that_judges(kind, files, tmp_path, capsys):
+    """[grading] rule = "float32" in the problem file: verify (its own [answers] or an answers
+    file without [grading]), grade and the Sphinx directive's answers accept a float32 printout
+    of O; without the rule each says it agrees to float32 precision."""
+    from symattn.sphinx.content import shown
+
+    text = files[kind].read_text(encoding="utf-8")
+    printout = _float32_printout(load_problem(files[kind]))
+    answers = tmp_path / "answers.toml"
+    answers.write_text(f'[answers]\nO = "{printout}"\n', encoding="utf-8")
+    subs = tmp_path / "class.csv"
+    subs.write_text(f'id,O\nann,"{printout}"\n', encoding="utf-8")
+    for ruled in (True, False):
+        path = tmp_path / f"{ruled}.toml"
+        own = "" if "[answers]" in text else f'[answers]\nO = "{printout}"\n'
+        path.write_text(text + "\n" + own + ('[grading]\nrule = "float32"\n' if ruled else ""),
+                        encoding="utf-8")
+        code = main(["verify", str(path), "--answers", str(answers)])
+        out = capsys.readouterr().out
+        assert code == (0 if ruled else 1), out
+        assert ruled or "agree with the exact values to float32 precision" in out, out
+        report = tmp_path / f"{ruled}.csv"
+        assert main(["grade", str(path), "--submissions", str(subs), "-q", "-o", str(report)]) == 0
+        graded = report.read_text(encoding="utf-8")
+        assert (",correct," in graded) is ruled and (ruled or 'rule = ""float32""' in graded), graded
+        if own:
+            literal = shown(path, "answers", None, None, "section").literal
+            assert ("[correct] O" in literal) is ruled, literal
+    capsys.readouterr()
