@@ -23,6 +23,13 @@ COLUMN_PHRASES: dict[str, dict[str, str]] = {
     "tb_mask_sets_columns": {"en": "The mask sets $M_{{ij}} = -\\infty$ where query $j$ may not "
                                    "read key $i$",
                              "zh": "掩码把禁止读取的位置置为 $-\\infty$"},
+    "tb_bias_sets_causal_columns": {"en": "The causal mask adds $M_{{ij}} = {bias}$ for $i > j$, "
+                                          "not $-\\infty$",
+                                    "zh": "因果掩码在第 $j$ 列中 $i > j$ 的位置加上 $M_{{ij}} = {bias}$，"
+                                          "而不是 $-\\infty$"},
+    "tb_bias_sets_columns": {"en": "The masks add $M_{{ij}} = {bias}$ where query $j$ may not "
+                                   "read key $i$, not $-\\infty$",
+                             "zh": "掩码在禁止读取的位置加上 $M_{{ij}} = {bias}$，而不是 $-\\infty$"},
     "tb_hidden_columns": {"en": "; it hides a score even though it is larger than every score its "
                                 "column may read, ${chain}$",
                           "zh": "；即使某个分数比该列所有可读取的分数都大，掩码也照样屏蔽它：${chain}$"},
