@@ -369,7 +369,8 @@ b_V = [0, 1]
 def test_the_split_is_said_as_torch_splits_it(tmp_path, capsys):
     _solve(SPLIT, tmp_path, "--format", "markdown")
     out = capsys.readouterr().out
-    assert "split into $h = 2$ heads as PyTorch's nn.MultiheadAttention splits them" in out
+    assert "As PyTorch's nn.MultiheadAttention splits them, the whole projections are split " \
+        "into $h = 2$ heads" in out
     assert r"C\,W_O + \mathbf 1 b_O^{\mathsf T}" in out and r"b_Q^{\mathsf T} =" in out
 
 

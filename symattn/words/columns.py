@@ -82,8 +82,8 @@ COLUMN_PHRASES: dict[str, dict[str, str]] = {
                            "zh": "{count}个头读取同一输入，各有独立的投影矩阵；第 $k$ 个头的输出 $O$ "
                                  "记作 $\\text{{head}}_k$。$h = {n}$ 个头的输出沿特征轴纵向拼接后左乘 "
                                  "$W_O$："},
-    "heads_split_columns": {"en": "The whole projections are split into $h = {h}$ heads as "
-                                  "PyTorch's nn.MultiheadAttention splits them: head $k$ takes its "
+    "heads_split_columns": {"en": "As PyTorch's nn.MultiheadAttention splits them, the whole "
+                                  "projections are split into $h = {h}$ heads: head $k$ takes its "
                                   "block of {d_k} rows of $W_Q$ and $W_K$ and {d_v} of $W_V$ (and "
                                   "the same entries of the biases), so its scale is "
                                   "$1/\\sqrt{{{d_k}}}$.",
