@@ -34,9 +34,14 @@ def _plain(trace: Trace | MultiHeadTrace, s: Settings) -> str:
         longs = [long_stages(h) for h in trace.heads]
         output = {n: decimal_grid(m, s.places) for n, m in (("C", trace.concat), ("O", trace.output))
                   if exact and long_values(m)}
+        written = [_written(h) for h in trace.heads]
+        if written[0]:
+            written[0].update({name: decimals_shown(m, None, None) for name, m in
+                               (("W_O", trace.problem.W_O), ("b_O", trace.problem.b_O))
+                               if m is not None})
         return heads_text(trace.complete(), [_decimals(h, long, s) if exact else {}
                                              for h, long in zip(trace.heads, longs)],
-                          longs, output)
+                          longs, output, written)
     long = long_stages(trace)
     decimals = _decimals(trace, long, s) if exact and (s.to == "text" or long) else None
     return render_trace(trace.complete(), s.to, decimals, _shown(trace, long), long)
@@ -53,10 +58,17 @@ def _shown(trace: Trace, long: frozenset[str]) -> dict:
     X and its projections, as written, when it gives them ({} for an exact problem)."""
     shown = shown_stages(trace, long)
     if shown:
-        memo: dict = {}
-        shown.update({name: decimals_shown(m, memo, None)
-                      for name, m in projection_inputs(trace.problem)})
+        shown.update(_written(trace))
     return shown
+
+
+def _written(trace: Trace) -> dict:
+    """X, its projections and their biases as a problem written in decimals writes them (a
+    float64 as its 17 digits, not a fraction); {} for an exact problem."""
+    if not trace.problem.decimals:
+        return {}
+    memo: dict = {}
+    return {name: decimals_shown(m, memo, None) for name, m in projection_inputs(trace.problem)}
 
 
 def derivation(trace: Trace | MultiHeadTrace, s: Settings) -> Derivation | HeadsDerivation:

@@ -16,9 +16,12 @@ STAGES = ("Q", "K", "V", "R", "S", "M", "L", "A", "O")
 
 def heads_text(trace: MultiHeadTrace, decimals: list[dict],
                long: list[frozenset[str]] | None = None,
-               output: dict[str, list[list[str]]] | None = None) -> str:
+               output: dict[str, list[list[str]]] | None = None,
+               written: list[dict[str, sp.Basic]] | None = None) -> str:
     """Each head as plain text, then the concatenation, W_O (and b_O) and the output
-    (`output`: the decimals of C and MHA(X) when their exact entries are too long to print)."""
+    (`output`: the decimals of C and MHA(X) when their exact entries are too long to print;
+    `written`: per head, the inputs of a problem written in decimals as written, the first's
+    with W_O and b_O)."""
     p = trace.problem
     columns = p.layout == "columns"
     parts = [f"== {p.title or 'Multi-head attention'} =="]
@@ -26,8 +29,10 @@ def heads_text(trace: MultiHeadTrace, decimals: list[dict],
         parts.append(f"{p.num_heads} heads split from the whole projections, as "
                      "nn.MultiheadAttention splits them (head k: its block of d_k/h and d_v/h)")
     long = long or [frozenset()] * len(trace.heads)
-    for k, (head, dec, too_long) in enumerate(zip(trace.heads, decimals, long), start=1):
-        parts.append(f"-- head {k} --\n" + render_text(head, dec, None, too_long))
+    written = written or [{}] * len(trace.heads)
+    for k, (head, dec, too_long, inputs) in enumerate(zip(trace.heads, decimals, long, written),
+                                                      start=1):
+        parts.append(f"-- head {k} --\n" + render_text(head, dec, inputs, too_long))
     printer = CanonicalTextPrinter()
     tokens = trace.heads[0].problem.row_labels
     output = output or {}
@@ -43,9 +48,9 @@ def heads_text(trace: MultiHeadTrace, decimals: list[dict],
         return (f"  ~ {LONG}\n" if name in output else "") + "\n".join(grid(rows, labels, cells))
     stacked = ", stacked" if columns else ""  # one head's output below another's
     parts.append(f"C = Concat(heads){stacked}:\n" + table(trace.concat, name="C"))
-    parts.append("W_O (output projection):\n" + table(p.W_O, tokened=False))
+    parts.append("W_O (output projection):\n" + table(written[0].get("W_O", p.W_O), tokened=False))
     if p.b_O is not None:
-        parts.append("b_O (output bias):\n" + table(p.b_O, tokened=False))
+        parts.append("b_O (output bias):\n" + table(written[0].get("b_O", p.b_O), tokened=False))
     formula = ("W_O C" + (" + b_O 1^T" if p.b_O is not None else "")) if columns else \
         ("C W_O" + (" + 1 b_O^T" if p.b_O is not None else ""))
     parts.append(f"MHA(X) = {formula}:\n" + table(trace.output, name="O"))
