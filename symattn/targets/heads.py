@@ -9,7 +9,7 @@ import sympy as sp
 
 from ..model import MultiHeadTrace
 from ..printing.plain import CanonicalTextPrinter
-from .text import LONG, grid, projection_inputs, render_text
+from .text import LONG, MAX_GRID_WIDTH, grid, listing, projection_inputs, render_text, width
 
 STAGES = ("Q", "K", "V", "R", "S", "M", "L", "A", "O")
 
@@ -38,19 +38,23 @@ def heads_text(trace: MultiHeadTrace, decimals: list[dict],
     output = output or {}
 
     def table(m: sp.ImmutableMatrix, tokened: bool = True, name: str = "") -> str:
-        """m under its labels (the decimals alone of a C or an output too long to print)."""
+        """m under its labels (the decimals alone of a C or an output too long to print), entry
+        by entry when too wide for a grid."""
         rows = tokens if tokened else tuple(str(i + 1) for i in range(m.rows))
         cells = output[name] if name in output else \
             [[printer.doprint(x) for x in row] for row in m.tolist()]
         labels = tuple(str(j + 1) for j in range(m.cols))
         if columns:
             rows, labels, cells = labels, rows, [list(c) for c in zip(*cells)]
-        return (f"  ~ {LONG}\n" if name in output else "") + "\n".join(grid(rows, labels, cells))
+        lines = grid(rows, labels, cells)
+        if max(width(line) for line in lines) > MAX_GRID_WIDTH:  # as render_text lists it
+            lines = listing(name, rows, labels, cells, None)
+        return (f"  ~ {LONG}\n" if name in output else "") + "\n".join(lines)
     stacked = ", stacked" if columns else ""  # one head's output below another's
     parts.append(f"C = Concat(heads){stacked}:\n" + table(trace.concat, name="C"))
-    parts.append("W_O (output projection):\n" + table(written[0].get("W_O", p.W_O), tokened=False))
+    parts.append("W_O (output projection):\n" + table(written[0].get("W_O", p.W_O), False, "W_O"))
     if p.b_O is not None:
-        parts.append("b_O (output bias):\n" + table(written[0].get("b_O", p.b_O), tokened=False))
+        parts.append("b_O (output bias):\n" + table(written[0].get("b_O", p.b_O), False, "b_O"))
     formula = ("W_O C" + (" + b_O 1^T" if p.b_O is not None else "")) if columns else \
         ("C W_O" + (" + 1 b_O^T" if p.b_O is not None else ""))
     parts.append(f"MHA(X) = {formula}:\n" + table(trace.output, name="O"))
