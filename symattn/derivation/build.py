@@ -207,6 +207,8 @@ def _over_root(r: sp.Expr, d: int, decimals: bool, form: Form) -> sp.Expr:
     root = sp.sqrt(d)
     if root.is_Rational:
         return form(r / root)
+    if r < 0:  # -(0.6/√3), not (-1)·0.6 over √3
+        return -_over_root(-r, d, decimals, form)
     return sp.Mul(form(r), sp.Pow(root, -1, evaluate=False), evaluate=False)
 
 
