@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from ..exact.heads import combined
+from ..exact.heads import projected
 from ..model import MultiHeadTrace
 from .mistakes import MISTAKES, Mistakes
 from .results import Mistake
@@ -51,7 +51,7 @@ class HeadMistakes:
             outputs.append(O)
         concat = sp.ImmutableMatrix.hstack(*outputs)
         out["concat"] = concat
-        out["O"] = sp.ImmutableMatrix((concat * self.trace.problem.W_O).applyfunc(combined))
+        out["O"] = projected(concat, self.trace.problem)
         return out
 
     def all(self) -> tuple[Mistake, ...]:

@@ -1,4 +1,4 @@
-"""Multi-head attention, exactly: every head, their concatenation, and MHA(X) = C W_O."""
+"""Multi-head attention, exactly: every head, their concatenation, and MHA(X) = C W_O + 1 b_Oᵀ."""
 
 from __future__ import annotations
 
@@ -12,8 +12,15 @@ def attend_heads(problem: MultiHeadProblem) -> MultiHeadTrace:
     """Every head, their concatenation and the output projection, exactly."""
     traces = tuple(attend(head) for head in problem.heads)
     concat = sp.ImmutableMatrix.hstack(*(t.O for t in traces))
-    output = sp.ImmutableMatrix((concat * problem.W_O).applyfunc(combined))
-    return MultiHeadTrace(problem, traces, concat, output)
+    return MultiHeadTrace(problem, traces, concat, projected(concat, problem))
+
+
+def projected(concat: sp.ImmutableMatrix, problem: MultiHeadProblem) -> sp.ImmutableMatrix:
+    """C W_O + 1 b_Oᵀ (the bias, when given, added to every row), each entry combined."""
+    product = concat * problem.W_O
+    if problem.b_O is not None:
+        product += sp.ones(product.rows, 1) * problem.b_O
+    return sp.ImmutableMatrix(product.applyfunc(combined))
 
 
 def combined(x: sp.Expr) -> sp.Expr:

@@ -112,10 +112,26 @@ class Reader:
                                     for j, x in enumerate(row, start=1)]
                                    for i, row in enumerate(rows, start=1)])
 
-    def expect_shape(self, key: str, shape: tuple[int, int], n_q: int, n_k: int) -> None:
-        if shape != (n_q, n_k):
+    def vector(self, value: Any, key: str, symbols: Mapping[str, sp.Symbol]) -> sp.ImmutableMatrix:
+        """A vector (a bias): a list of entries, or a 1 x d or d x 1 matrix; returned as one row."""
+        if isinstance(value, list) and value and not any(isinstance(x, list) for x in value):
+            if len(value) > MAX_SIDE:
+                raise self.fail(key, f"has {len(value)} entries (limit {MAX_SIDE})")
+            return sp.ImmutableMatrix([[self.entry(x, f"{key}[{j}]", symbols)
+                                        for j, x in enumerate(value, start=1)]])
+        matrix = self.matrix(value, key, symbols)
+        if matrix.rows != 1 and matrix.cols != 1:
+            raise self.fail(key, f"must be a vector: a list, or a 1 x d or d x 1 matrix, not "
+                            f"{matrix.rows}x{matrix.cols}")
+        return matrix if matrix.rows == 1 else matrix.T
+
+    def expect_shape(self, key: str, shape: tuple[int, int], n_q: int, n_k: int,
+                     columns: bool = False) -> None:
+        """The shape of the scores: n_q x n_k, or n_k x n_q when laid out in columns."""
+        wanted, names = ((n_k, n_q), "n_k x n_q") if columns else ((n_q, n_k), "n_q x n_k")
+        if shape != wanted:
             raise ProblemError(f"shape {shape[0]}x{shape[1]} does not match the scores, "
-                               f"n_q x n_k = {n_q}x{n_k}", source=self.source, key=key)
+                               f"{names} = {wanted[0]}x{wanted[1]}", source=self.source, key=key)
 
     def positive(self, value: Any, key: str, symbols: Mapping[str, sp.Symbol]) -> sp.Expr:
         number = self.entry(value, key, symbols)
