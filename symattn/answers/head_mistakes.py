@@ -18,6 +18,8 @@ REASONS = ("over_budget", "not_applicable", "same_result")
 class HeadMistakes:
     """Each mistake of every head, computed when first asked for, and what it makes of MHA(X)."""
 
+    names = MISTAKES
+
     def __init__(self, trace: MultiHeadTrace) -> None:
         self.trace = trace
         self.heads = tuple(Mistakes(t.problem, t) for t in trace.heads)

@@ -18,8 +18,9 @@ from ..parse.claims import Claim, Given
 from ..exact.shown import decimals_shown
 from ..limits import MAX_PROOF_TERMS
 from .impossible import impossible
+from .book import BookMistakes
 from .head_mistakes import HeadMistakes
-from .mistakes import MISTAKES, Mistakes
+from .mistakes import Mistakes
 from .results import EntryVerdict, Verdict, overall
 
 SCREEN_DIGITS = 60
@@ -31,14 +32,14 @@ DECIMAL_RANGE = MAX_DIGITS + MAX_DECIMAL_EXPONENT + 1
 
 
 def judge(claim: Claim, facts: Facts, grading: Grading = Grading(),
-          mistakes: Mistakes | HeadMistakes | None = None) -> Verdict:
+          mistakes: Mistakes | HeadMistakes | BookMistakes | None = None) -> Verdict:
     """Judge every entry of a claim; a wrong one that fits a known mistake's result says which."""
     verdict = judge_claim(claim, facts, grading)
     return diagnose(verdict, claim, facts, grading, mistakes) if mistakes is not None else verdict
 
 
 def diagnose(verdict: Verdict, claim: Claim, facts: Facts, grading: Grading,
-             mistakes: Mistakes | HeadMistakes) -> Verdict:
+             mistakes: Mistakes | HeadMistakes | BookMistakes) -> Verdict:
     """A wrong verdict with the first classic mistake whose result the claim matches, if any.
 
     Each mistake is computed when first needed, under its own CPU budget. No match leaves the
@@ -49,7 +50,7 @@ def diagnose(verdict: Verdict, claim: Claim, facts: Facts, grading: Grading,
             or claim.target.kind in ("shape", "scalar") or stage not in ("A", "O", "concat"):
         return verdict
     over_budget = False
-    for name in MISTAKES:
+    for name in mistakes.names:
         stages = mistakes.stages(name)
         over_budget |= mistakes[name].reason == "over_budget"
         if stages is None:

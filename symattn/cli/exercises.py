@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from ..answers.book import BookMistakes
 from ..answers.head_mistakes import HeadMistakes
-from ..answers.mistakes import mistakes
+from ..answers.mistakes import Mistakes
 from ..exact.heads import attend_heads
 from ..words import phrase
 from ..errors import InputError
@@ -66,15 +67,21 @@ def _mistakes(args: argparse.Namespace) -> int:
     refuse_kind(problem, "mistakes")
     args.lang = settle(problem, {"lang": args.lang, "to": args.format}, flags=True).lang
     heads = problem.heads if isinstance(problem, MultiHeadProblem) else (problem,)
-    found = [mistakes(head) for head in heads]
+    columns = problem.layout == "columns"  # the book's matrices, and its wrong axis (rows)
+
+    def each(m: Mistakes | HeadMistakes) -> tuple:
+        return BookMistakes(m).all() if columns else m.all()
+    found = [each(Mistakes(head)) for head in heads]
     titles = [head.title for head in heads]
     if isinstance(problem, MultiHeadProblem):  # every head mistaken alike, through W_O
-        found.append(HeadMistakes(attend_heads(problem)).all())
+        found.append(each(HeadMistakes(attend_heads(problem))))
         titles.append(f"{problem.title or 'MHA(X)'} — {phrase('mistakes_output', args.lang)}")
     if args.format == "json":
-        text = mistakes_json(found[0], args.lang) if len(found) == 1 else \
-            "[\n" + ",\n".join(mistakes_json(f, args.lang).rstrip() for f in found) + "\n]\n"
+        text = mistakes_json(found[0], args.lang, columns) if len(found) == 1 else \
+            "[\n" + ",\n".join(mistakes_json(f, args.lang, columns).rstrip()
+                                for f in found) + "\n]\n"
     else:
-        text = "\n".join(mistakes_text(f, args.lang, title) for f, title in zip(found, titles))
+        text = "\n".join(mistakes_text(f, args.lang, title, columns)
+                         for f, title in zip(found, titles))
     write(text, args)
     return EXIT_OK

@@ -39,11 +39,11 @@ def _check(trace, s: Settings) -> int:
     if isinstance(trace, MultiHeadTrace):
         from ..checks.heads import check_heads  # lazy: multi-head checks only
         heads = check_heads(trace, s.digits)
-        sys.stdout.write(render_heads_report(heads, s.lang))
+        sys.stdout.write(render_heads_report(heads, s.lang, trace.problem.layout == "columns"))
         return EXIT_OK if heads.passed else EXIT_FAILED
     from ..checks.invariants import check  # lazy: solve starts without the checks
     report = check(trace, digits=s.digits)
-    sys.stdout.write(render_report(report, s.lang))
+    sys.stdout.write(render_report(report, s.lang, trace.problem.layout == "columns"))
     return EXIT_OK if report.passed else EXIT_FAILED
 
 

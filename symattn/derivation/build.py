@@ -24,7 +24,7 @@ from .options import Options
 from .products import expanded_product
 
 DECIMAL_STAGES = ("S", "L", "E", "A", "O")
-PROJECTED = ("X", "Y", "W_Q", "W_K", "W_V")
+PROJECTED = ("X", "Y", "W_Q", "W_K", "W_V", "b_Q", "b_K", "b_V")
 NAMED = ("S", "L", "E", "O")  # the stages shown with named subexpressions (a, t, ...)
 Grid = list[list["Approx | None"]]
 
@@ -47,7 +47,7 @@ class Derivation:
     options: Options
     names: tuple[Name, ...]
     display: Mapping[str, sp.ImmutableMatrix]  # every stage as shown (E: exponentials; W: A
-    # without weight names), and the projections' inputs (X, Y, W_Q, W_K, W_V)
+    # without weight names), and the projections' inputs (X, Y, W_Q, W_K, W_V, the biases as rows)
     sums: tuple[sp.Expr | None, ...]  # each row's sum of exponentials Z_i as shown
     decimals: dict[str, Grid]  # S, L, E, A, O and Z (one column) -> Approx (exact problems)
     rows: tuple[RowSteps, ...]  # the rows written out step by step
@@ -56,6 +56,19 @@ class Derivation:
     scalars: dict[str, sp.Expr]  # tau, s, 1/tau and √d_k as shown
     hidden: tuple[int, int] | None = None  # the masked score (row, key) that would have won its
     # row by the most, if one would have: the textbook shows it going to −∞
+
+    @property
+    def columns(self) -> bool:
+        """The problem is laid out in columns: every matrix is shown transposed (the book's)."""
+        return self.trace.problem.layout == "columns"
+
+    def book(self, matrix: sp.MatrixBase) -> sp.MatrixBase:
+        """A matrix as the reader's layout shows it: transposed when laid out in columns."""
+        return matrix.T if self.columns else matrix
+
+    def shown(self, name: str) -> sp.MatrixBase:
+        """A stage (or input) as shown, in the reader's layout."""
+        return self.book(self.display[name])
 
     @property
     def example(self) -> int:

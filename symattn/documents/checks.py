@@ -6,6 +6,7 @@ from __future__ import annotations
 import sympy as sp
 
 from ..derivation import Approx, Derivation
+from ..derivation.orientation import said
 from ..printing.printer import approx, math
 from ..reports import CheckResult
 from ..words import PHRASES, phrase
@@ -37,15 +38,15 @@ def check_blocks(d: Derivation) -> list[Block]:
 
 def sentence(d: Derivation, result: CheckResult) -> tuple[Segment, ...]:
     """One check as a sentence; a failed or undecided one names what it found."""
-    lang, p, values = d.options.lang, d.trace.problem, dict(result.values)
+    lang, p, values, c = d.options.lang, d.trace.problem, dict(result.values), d.columns
     if result.passed is not True:
-        name = PHRASES[f"check_name_{result.check}"][lang]
-        detail = check_detail(result, lang)
+        name = PHRASES[said(f"check_name_{result.check}", c)][lang]
+        detail = check_detail(result, lang, c)
         key = "tb_check_failed" if result.passed is False else "tb_check_undecided"
         return segments(key, lang, name=name, detail=detail)
     at = segments("tb_at", lang, values=_at(values["at"])) if values.get("at") else ()
     if result.check == "shapes":
-        return segments("tb_check_shapes", lang, n_q=p.n_q, n_k=p.n_k, d_v=p.d_v)
+        return segments(said("tb_check_shapes", c), lang, n_q=p.n_q, n_k=p.n_k, d_v=p.d_v)
     if result.check == "masked_zero":
         count = values.get("count", 0)
         return segments("tb_check_masked_zero" if count else "tb_check_masked_none", lang,
@@ -53,7 +54,7 @@ def sentence(d: Derivation, result: CheckResult) -> tuple[Segment, ...]:
     if result.check == "numeric":
         return fill(segments("tb_check_numeric", lang, digits=values["digits"], at="\x00",
                               difference=scientific(d.difference)), at)
-    words = segments(f"tb_check_{result.check}", lang)
+    words = segments(said(f"tb_check_{result.check}", c), lang)
     if result.detail in DETAILS_WITH_COUNTS:
         extra = segments("tb_numerically", lang, count=values["count"], digits=values["digits"],
                          at="\x00")
@@ -75,8 +76,9 @@ def scientific(text: str) -> str:
     return approx(Approx(mantissa, False, int(exponent))) if exponent else mantissa
 
 
-def check_detail(result: CheckResult, lang: str) -> str:
-    """What a check found, in words, with its values."""
+def check_detail(result: CheckResult, lang: str, columns: bool = False) -> str:
+    """What a check found, in words, with its values (of columns, where it counts rows, in a
+    problem laid out in columns)."""
     separator = phrase("list_separator", lang)
     shown: dict[str, object] = {}
     for key, value in result.values:
@@ -92,4 +94,4 @@ def check_detail(result: CheckResult, lang: str) -> str:
             shown[key] = separator.join(phrase(f"order_{order}", lang) for order in value)
         else:
             shown[key] = separator.join(value) if isinstance(value, tuple) else value
-    return phrase(f"detail_{result.detail}", lang, **shown)
+    return phrase(said(f"detail_{result.detail}", columns), lang, **shown)

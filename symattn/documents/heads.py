@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from ..derivation import HeadsDerivation
+from ..derivation.orientation import T, bias_term, heads_output, said
 from ..printing.fit import Fit, chain
-from ..printing.matrices import approx_cells, cells, matrix_lines
+from ..printing.matrices import approx_cells, cells, matrix_lines, query, transposed
 from ..printing.printer import matrix, matrix_of
 from .blocks import Block, Display, Heading, Paragraph, segments, step, title_segments
 from .checks import check_blocks, scientific
@@ -24,12 +25,17 @@ def build_heads(d: HeadsDerivation) -> list[Block]:
     checks), the concatenation and the output."""
     t, lang = d.trace, d.heads[0].options.lang
     fit = Fit(d.heads[0].options.width)
+    c, p = d.heads[0].columns, t.problem
     count = COUNTS[lang].get(len(t.heads), len(t.heads))
-    blocks: list[Block] = [Heading(1, title_segments(t.problem.title, t.problem.title_zh, lang,
-                                                     "heads")),
-                           step(segments("heads_text", lang, count=count, n=len(t.heads)),
-                                Display((r"\operatorname{MHA}(X) = \operatorname{Concat}("
-                                         r"\text{head}_1, \dots, \text{head}_h)\,W_O",)))]
+    heads = r"\operatorname{Concat}(\text{head}_1, \dots, \text{head}_h)"
+    bias = (rf" + b_O\mathbf 1{T}" if c else rf" + \mathbf 1 b_O{T}") if p.b_O is not None else ""
+    formula = rf"W_O\,{heads}{bias}" if c else rf"{heads}\,W_O{bias}"
+    blocks: list[Block] = [Heading(1, title_segments(p.title, p.title_zh, lang, "heads")),
+                           step(segments(said("heads_text", c), lang, count=count, n=len(t.heads)),
+                                Display((rf"\operatorname{{MHA}}(X) = {formula}",)))]
+    if p.num_heads:
+        blocks.append(Paragraph(segments(said("heads_split", c), lang, h=p.num_heads,
+                                         d_k=t.heads[0].problem.d_k, d_v=t.heads[0].problem.d_v)))
     blocks += setup(d.heads[0], fit, projections_too=False)
     for k, head in enumerate(d.heads, start=1):
         blocks.append(Heading(2, segments("head", lang, k=k)))
@@ -43,20 +49,28 @@ def build_heads(d: HeadsDerivation) -> list[Block]:
                    for b in inner]
     names = ", ".join(rf"\text{{head}}_{{{k}}}" for k in range(1, len(t.heads) + 1))
     concat = matrix_lines("C", [("=", rf"\operatorname{{Concat}}({names})")], cells(t.concat),
-                          None, fit, "C")
+                          None, fit, "C", columns=c)
+    book = [d.heads[0].book(m) for m in (p.W_O, t.concat)]
+    product = matrix_of(book[0]) + matrix_of(book[1]) if c else matrix_of(t.concat) + matrix_of(p.W_O)
+    if p.b_O is not None:
+        product += " + " + bias_term(matrix_of(d.heads[0].book(p.b_O)), c)
     output = matrix_lines(r"\operatorname{MHA}(X)", [
-        ("=", r"C\,W_O"), ("=", matrix_of(t.concat) + matrix_of(t.problem.W_O))],
-        cells(t.output), approx_cells(d.decimals), fit, "O")
+        ("=", heads_output(p.b_O is not None, c)), ("=", product)],
+        cells(t.output), approx_cells(d.decimals), fit, "O", columns=c)
     shortened = bool(d.decimals) and not all(fit.fits(line) for line in concat + output)
     if shortened:  # exact entries wider than any line: decimals, each head's O stands above
         concat, output = _decimals_only(d, names, fit)
+    weights = matrix_lines("W_O", [], cells(p.W_O), None, fit, "W_O", columns=c)
+    if p.b_O is not None:
+        weights += matrix_lines("b_O" if c else f"b_O{T}", [], cells(p.b_O), None, fit, "b_O",
+                                columns=c)
     blocks += [Heading(2, segments("concat", lang)), Display(tuple(concat)),
                step(segments("heads_output_weights", lang) + segments("tb_colon", lang),
-                    Display(tuple(matrix_lines("W_O", [], cells(t.problem.W_O), None, fit,
-                                               "W_O")))),
+                    Display(tuple(weights))),
                Display(tuple(output)),
                *([Paragraph(segments("heads_too_wide", lang))] if shortened else []),
-               Paragraph(segments("shape", lang, rows=t.output.rows, cols=t.output.cols)),
+               Paragraph(segments("shape", lang, rows=d.heads[0].book(t.output).rows,
+                                  cols=d.heads[0].book(t.output).cols)),
                Paragraph(segments("heads_checked" if d.report.passed else "heads_failed", lang,
                                   digits=d.report.digits, difference=scientific(d.difference)))]
     return blocks
@@ -67,12 +81,17 @@ def _decimals_only(d: HeadsDerivation, names: str, fit: Fit) -> tuple[list[str],
     exact output stands in its own section, and the sentence after MHA(X) says so."""
     concat = [[cell for head in d.heads for cell in approx_cells(head.decimals["O"])[i]]
               for i in range(d.trace.concat.rows)]
-    return (_approx("C", "C", rf"\operatorname{{Concat}}({names})", concat, fit),
-            _approx(r"\operatorname{MHA}(X)", "O", r"C\,W_O", approx_cells(d.decimals), fit))
+    c, biased = d.heads[0].columns, d.trace.problem.b_O is not None
+    return (_approx("C", "C", rf"\operatorname{{Concat}}({names})", concat, fit, c),
+            _approx(r"\operatorname{MHA}(X)", "O", heads_output(biased, c),
+                    approx_cells(d.decimals), fit, c))
 
 
-def _approx(lhs: str, name: str, formula: str, rows: list[list[str]], fit: Fit) -> list[str]:
-    """lhs = formula ≈ [rows] on one line if it fits, else one row to a line (name_{i,·})."""
-    return chain(lhs, [("=", formula), (r"\approx", matrix(rows))], fit) or [
-        f"{lhs} &= {formula}", *(rf"{name}_{{{i},\cdot}} &\approx \bigl({', '.join(row)}\bigr)"
-                                 for i, row in enumerate(rows, start=1))]
+def _approx(lhs: str, name: str, formula: str, rows: list[list[str]], fit: Fit,
+            columns: bool = False) -> list[str]:
+    """lhs = formula ≈ [rows] on one line if it fits, else one row to a line (name_{i,·}; one
+    query's column, name_{·,i}, in a problem laid out in columns); rows: one per query."""
+    shown = transposed(rows) if columns else rows
+    return chain(lhs, [("=", formula), (r"\approx", matrix(shown))], fit) or [
+        f"{lhs} &= {formula}", *(rf"{query(name, i, columns)} &\approx \bigl({', '.join(row)}\bigr)"
+                                 + (T if columns else "") for i, row in enumerate(rows))]

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..exact.shown import shown_stages
+from ..exact.shown import decimals_shown, shown_stages
 from ..model import MultiHeadTrace, Trace
 from ..numeric import decimal_grid
 from ..targets import render_trace
+from ..targets.text import projection_inputs
 from .options import Settings
 
 if TYPE_CHECKING:  # the derivations load when used: text and JSON start without them
@@ -34,7 +35,17 @@ def _plain(trace: Trace | MultiHeadTrace, s: Settings) -> str:
                                              for h in trace.heads])
     decimals = {n: decimal_grid(trace.stage(n), s.places) for n in ("A", "O")} \
         if s.to == "text" and exact else None
-    return render_trace(trace.complete(), s.to, decimals, shown_stages(trace))
+    return render_trace(trace.complete(), s.to, decimals, _shown(trace))
+
+
+def _shown(trace: Trace) -> dict:
+    """The display forms of a problem written in decimals: its stages, and X and its
+    projections when it gives them ({} for an exact problem)."""
+    shown = shown_stages(trace)
+    if shown:
+        memo: dict = {}
+        shown.update({name: decimals_shown(m, memo) for name, m in projection_inputs(trace.problem)})
+    return shown
 
 
 def derivation(trace: Trace | MultiHeadTrace, s: Settings) -> Derivation | HeadsDerivation:

@@ -1,37 +1,73 @@
-"""Multi-head attention as plain text and JSON."""
+"""Multi-head attention as plain text and JSON (every matrix transposed in a problem laid out in
+columns, as its book writes them)."""
 
 from __future__ import annotations
 
 import json
 
+import sympy as sp
+
 from ..model import MultiHeadTrace
 from ..printing.plain import CanonicalTextPrinter
-from .text import grid, render_text
+from .text import grid, projection_inputs, render_text
+
+STAGES = ("Q", "K", "V", "R", "S", "M", "L", "A", "O")
 
 
 def heads_text(trace: MultiHeadTrace, decimals: list[dict]) -> str:
-    """Each head as plain text, then the concatenation and the output."""
-    parts = [f"== {trace.problem.title or 'Multi-head attention'} =="]
+    """Each head as plain text, then the concatenation, W_O (and b_O) and the output."""
+    p = trace.problem
+    columns = p.layout == "columns"
+    parts = [f"== {p.title or 'Multi-head attention'} =="]
+    if p.num_heads:
+        parts.append(f"{p.num_heads} heads split from the whole projections, as "
+                     "nn.MultiheadAttention splits them (head k: its block of d_k/h and d_v/h)")
     for k, (head, dec) in enumerate(zip(trace.heads, decimals), start=1):
         parts.append(f"-- head {k} --\n" + render_text(head, dec))
     printer = CanonicalTextPrinter()
-    labels = trace.heads[0].problem.row_labels
+    tokens = trace.heads[0].problem.row_labels
 
-    def rows(m) -> str:
-        columns = tuple(str(j + 1) for j in range(m.cols))
-        return "\n".join(grid(labels, columns, [[printer.doprint(x) for x in row]
-                                                 for row in m.tolist()]))
-    parts.append("C = Concat(heads):\n" + rows(trace.concat))
-    parts.append("MHA(X) = C W_O:\n" + rows(trace.output))
+    def table(m: sp.ImmutableMatrix, tokened: bool = True) -> str:
+        rows = tokens if tokened else tuple(str(i + 1) for i in range(m.rows))
+        cells = [[printer.doprint(x) for x in row] for row in m.tolist()]
+        labels = tuple(str(j + 1) for j in range(m.cols))
+        if columns:
+            rows, labels, cells = labels, rows, [list(c) for c in zip(*cells)]
+        return "\n".join(grid(rows, labels, cells))
+    stacked = "stacked" if columns else "side by side"
+    parts.append(f"C = Concat(heads), {stacked}:\n" + table(trace.concat))
+    parts.append("W_O (output projection):\n" + table(p.W_O, tokened=False))
+    if p.b_O is not None:
+        parts.append("b_O (output bias):\n" + table(p.b_O, tokened=False))
+    formula = ("W_O C" + (" + b_O 1^T" if p.b_O is not None else "")) if columns else \
+        ("C W_O" + (" + 1 b_O^T" if p.b_O is not None else ""))
+    parts.append(f"MHA(X) = {formula}:\n" + table(trace.output))
     return "\n".join(parts) + "\n"
 
 
 def heads_json(trace: MultiHeadTrace) -> str:
-    """Every head's stages, the concatenation and the output, entries in SymPy's str() syntax."""
-    def grid(m):
+    """Every head's inputs and stages, the concatenation, W_O (b_O) and the output, entries in
+    SymPy's str() syntax; transposed when laid out in columns (and "layout" says so)."""
+    p = trace.problem
+    columns = p.layout == "columns"
+
+    def grid_of(m: sp.MatrixBase) -> list[list[str]]:
+        m = m.T if columns else m
         return [[str(x) for x in m.row(i)] for i in range(m.rows)]
-    stages = ("Q", "K", "V", "R", "S", "M", "L", "A", "O")
-    document = {"title": trace.problem.title,
-                "heads": [{name: grid(h.stage(name)) for name in stages} for h in trace.heads],
-                "concat": grid(trace.concat), "output": grid(trace.output)}
+    document: dict = {"title": p.title}
+    if columns:
+        document["layout"] = "columns"
+    if p.num_heads:
+        document["num_heads"] = p.num_heads
+    shared = ("X", "Y")
+    document |= {name: grid_of(m) for name, m in projection_inputs(trace.heads[0].problem)
+                 if name in shared}
+    document["heads"] = [{**{name: grid_of(m) for name, m in projection_inputs(h.problem)
+                             if name not in shared},
+                          **{name: grid_of(h.stage(name)) for name in STAGES}}
+                         for h in trace.heads]
+    document |= {"concat": grid_of(trace.concat), "W_O": grid_of(p.W_O)}
+    if p.b_O is not None:
+        document["b_O"] = grid_of(p.b_O)
+    document["output"] = grid_of(trace.output)
     return json.dumps(document, ensure_ascii=False, indent=1) + "\n"

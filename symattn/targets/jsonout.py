@@ -1,5 +1,6 @@
 """A trace as JSON: title, shapes and every stage's entries in SymPy's str() syntax (E is Euler's
-number there, as SymPy reads it), and for a problem written in decimals their display forms."""
+number there, as SymPy reads it), and for a problem written in decimals their display forms; X
+and its projections when given; every matrix transposed in a problem laid out in columns."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from ..documents import laid_out
 from ..model import Trace
 from ..printing.canonical import CanonicalPrinter
 from ..printing.plain import CanonicalTextPrinter
+from .text import projection_inputs
 
 
 def render_json(trace: Trace, shown: dict[str, sp.Basic] | None = None) -> str:
@@ -18,15 +20,25 @@ def render_json(trace: Trace, shown: dict[str, sp.Basic] | None = None) -> str:
     entries of M and L are "-oo". With
     `shown` (a problem written in decimals), "display" holds each stage as a person reads it
     (0.126, e^0.9995 written exp(0.9995)), beside the exact "stages"."""
-    stages = laid_out(trace).problem.shown_stages
-    document = {
-        "title": trace.problem.title,
-        "shapes": {name: list(trace.stage(name).shape) for name in stages},
-        "stages": _grids({name: trace.stage(name) for name in stages},
-                         CanonicalPrinter().doprint),
-    }
+    p = laid_out(trace).problem
+    columns = p.layout == "columns"
+
+    def book(m: sp.MatrixBase) -> sp.MatrixBase:
+        return m.T if columns else m
+    inputs = dict(projection_inputs(p))
+    stages = {name: trace.stage(name) for name in p.shown_stages}
+    matrices = {**inputs, **stages}
+    document: dict = {"title": p.title}
+    if columns:
+        document["layout"] = "columns"
+    document["shapes"] = {name: list(book(m).shape) for name, m in matrices.items()}
+    exact = CanonicalPrinter().doprint
+    if inputs:
+        document["inputs"] = _grids({name: book(m) for name, m in inputs.items()}, exact)
+    document["stages"] = _grids({name: book(m) for name, m in stages.items()}, exact)
     if shown:
-        document["display"] = _grids({name: shown[name] for name in stages}, CanonicalTextPrinter().doprint)
+        document["display"] = _grids({name: book(shown.get(name, m)) for name, m in matrices.items()},
+                                     CanonicalTextPrinter().doprint)
     return _dump(document) + "\n"
 
 
@@ -40,9 +52,11 @@ def _dump(document: dict) -> str:
         return json.dumps(value, ensure_ascii=False)
 
     parts = [f'  "title": {one_line(document["title"])}']
+    if "layout" in document:
+        parts.append(f'  "layout": {one_line(document["layout"])}')
     shapes = ", ".join(f"{one_line(k)}: {one_line(v)}" for k, v in document["shapes"].items())
     parts.append(f'  "shapes": {{{shapes}}}')
-    for key in ("stages", "display"):
+    for key in ("inputs", "stages", "display"):
         if key in document:
             grids = ",\n".join(f"    {one_line(name)}: [\n" + ",\n".join(
                 f"      {one_line(row)}" for row in rows) + "\n    ]"
