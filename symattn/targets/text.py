@@ -176,7 +176,8 @@ def render_heads_report(report: HeadsReport, lang: str = "en", columns: bool = F
     """Every head's checks, the output's agreement with mpmath, then the verdict."""
     lines = [f"[{phrase('head_mark', lang, k=k)}] {check_line(result, lang, columns)}"
              for k, head in enumerate(report.reports, start=1) for result in head.results]
-    lines.append(phrase("heads_output", lang, difference=f"{float(report.difference):.1e}"))
+    lines.append(phrase(said("heads_output", columns), lang,
+                        difference=f"{float(report.difference):.1e}"))
     lines.append(phrase("checks_passed" if report.passed else "checks_failed", lang))
     return "\n".join(lines) + "\n"
 

@@ -81,6 +81,9 @@ COLUMN_PHRASES: dict[str, dict[str, str]] = {
                             "zh": "整体投影矩阵按 PyTorch 的 nn.MultiheadAttention 的方式拆分为 $h = {h}$ "
                                   "个头：第 $k$ 个头取 $W_Q$、$W_K$ 中对应的 {d_k} 行和 $W_V$ 中对应的 "
                                   "{d_v} 行（偏置取相同的分量），因此其缩放为 $1/\\sqrt{{{d_k}}}$。"},
+    "heads_output_columns": {"en": "output = W_O Concat(heads): largest difference from mpmath "
+                                   "{difference}",
+                             "zh": "输出 = W_O Concat(heads)：与 mpmath 的最大差 {difference}"},
     "check_name_row_sums_columns": {"en": "columns of A sum to 1", "zh": "A 的每列之和为 1"},
     "detail_shapes_ok_columns": {"en": "R, S, M, L, A are {n_k}x{n_q}; O is {d_v}x{n_q}",
                                  "zh": "R、S、M、L、A 为 {n_k}x{n_q}；O 为 {d_v}x{n_q}"},

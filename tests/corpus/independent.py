@@ -8,7 +8,11 @@ Pure mpmath at 50 digits plus fractions; it never imports symattn. It reads each
 problem.toml (decimals exactly: tomllib with parse_float=Decimal, then Fraction), computes
 Q, K, V (from X and W_Q, W_K, W_V, or Y), R = Q K^T, S = s R (s = 1/sqrt(d_k) unless `scale` says
 otherwise), M (0 = may read, -inf = may not, finite = bias), L = (S + M)/tau, A = row-wise softmax,
-O = A V, and for [[heads]] every head, Concat(heads) and Concat W_O. A problem that gives
+O = A V, and for [[heads]] every head, Concat(heads) and Concat W_O (+ 1 b_O^T). Biases b_Q, b_K,
+b_V are added to every row of X W (Q = X W_Q + 1 b_Q^T). A problem laid out in columns ([input]
+layout = "columns", Prince's Understanding Deep Learning) is computed the book's own way, every
+stage in its orientation: X is D x N, Q = W_Q X + b_Q 1^T, R = K^T Q (keys x queries), the
+softmax taken down each column, O = V A. A problem that gives
 printed scores ([input] R with d_k, S or L, with V) starts there, carried as Q = scores, K = I. Mask semantics follow
 symattn's README: "causal" is top-left (j <= i), "causal-bottom-right" is j <= i + n_k - n_q,
 key_lengths[i] = query i reads keys 1..key_lengths[i], keep = true may read; all masks AND.
@@ -395,10 +399,73 @@ def single_head(Q, K, V, options: dict):
             "SM": SM, "RM": RM, "keep": keep, "_s": s, "_tau": tau, "_d_k": d_k}
 
 
+def vector(raw):
+    """A bias: a list of entries, or a 1 x d or d x 1 matrix; None when absent."""
+    if raw is None:
+        return None
+    if all(isinstance(x, list) for x in raw):
+        return [x for row in matrix(raw) for x in row]
+    return [entry(x) for x in raw]
+
+
+def plus_rows(product, bias):
+    """product + 1 bias^T: the bias added to every row (the row layout's X W + 1 b^T)."""
+    if bias is None:
+        return product
+    return [[x + b for x, b in zip(row, bias)] for row in product]
+
+
+def plus_columns(product, bias):
+    """product + bias 1^T: the bias added to every column (the book's Omega X + beta 1^T)."""
+    if bias is None:
+        return product
+    return [[x + bias[i] for x in row] for i, row in enumerate(product)]
+
+
+def book_head(inp: dict, options: dict, get) -> dict:
+    """The book's own arithmetic (Prince, UDL section 12.2): X is D x N, Q = W_Q X + b_Q 1^T
+    (likewise K, V from Y when given), R = K^T Q with one row per key and one column per query,
+    M and L likewise (keep and bias given so), softmax down each column, O = V A."""
+    X = get("X")
+    Y = get("Y") or X
+    Q = plus_columns(matmul(get("W_Q"), X), vector(inp.get("b_Q")))
+    K = plus_columns(matmul(get("W_K"), Y), vector(inp.get("b_K")))
+    V = plus_columns(matmul(get("W_V"), Y), vector(inp.get("b_V")))
+    n_q, n_k, d_k = len(Q[0]), len(K[0]), len(Q)
+    scale = options.get("scale", "auto")
+    s = Num.exact(1) / _apply("sqrt", Num.exact(d_k)) if scale == "auto" else \
+        Num.exact(1) if scale == "none" else entry(scale)
+    tau = entry(options.get("temperature", 1))
+    R = matmul(transpose(K), Q)
+    S = [[s * x for x in row] for row in R]
+    mask = options.get("mask", "none")
+    readable = [[mask == "none" or (mask == "causal" and j <= i) or
+                 (mask == "causal-bottom-right" and j <= i + n_k - n_q) for i in range(n_q)]
+                for j in range(n_k)]
+    for i, length in enumerate(options.get("key_lengths", [])):
+        for j in range(length, n_k):
+            readable[j][i] = False
+    for j, row in enumerate(options.get("keep", [])):
+        for i, flag in enumerate(row):
+            readable[j][i] = readable[j][i] and bool(flag)
+    bias = matrix(options["bias"], allow_ninf=True) if "bias" in options else None
+    M = [[(bias[j][i] if bias else Num.exact(0)) if readable[j][i] else MASKED
+          for i in range(n_q)] for j in range(n_k)]
+    L = [[MASKED if M[j][i].is_ninf else (S[j][i] + M[j][i]) / tau for i in range(n_q)]
+         for j in range(n_k)]
+    policy = options.get("fully_masked", "error")
+    A = transpose([softmax_row(column, policy, n_k, i) for i, column in enumerate(transpose(L))])
+    O = matmul(V, A)
+    return {"Q": Q, "K": K, "V": V, "R": R, "S": S, "M": M, "L": L, "A": A, "O": O,
+            "_s": s, "_tau": tau, "_d_k": d_k, "_columns": True}
+
+
 def solve(problem: dict, perturb: dict | None = None) -> dict:
     """Every stage of the problem; `perturb` maps (matrix name, i, j) -> added mpf (sensitivity)."""
     inp = problem["input"]
     shared = problem.get("attention", {})
+    if "num_heads" in inp:
+        raise ValueError("num_heads (heads split from whole projections) is not recomputed here")
 
     def get(name):
         if name not in inp:
@@ -422,21 +489,26 @@ def solve(problem: dict, perturb: dict | None = None) -> dict:
                              if (f"heads.{h}.{name}", i, j) in perturb else x
                              for j, x in enumerate(r)] for i, r in enumerate(rows)]
                 return rows
-            result = single_head(matmul(X, hm("W_Q")), matmul(Y, hm("W_K")), matmul(Y, hm("W_V")),
+            result = single_head(plus_rows(matmul(X, hm("W_Q")), vector(head.get("b_Q"))),
+                                 plus_rows(matmul(Y, hm("W_K")), vector(head.get("b_K"))),
+                                 plus_rows(matmul(Y, hm("W_V")), vector(head.get("b_V"))),
                                  attention_options(shared, head.get("attention")))
             per_head.append(result)
             outs.append(result["O"])
         concat = [sum((o[i] for o in outs), []) for i in range(len(X))]
-        final = matmul(concat, get("W_O"))
+        final = plus_rows(matmul(concat, get("W_O")), vector(inp.get("b_O")))
         return {"heads": per_head, "concat": concat, "O": final, "_multihead": True}
     given = [name for name in ("R", "S", "L") if name in inp]
     if given:
         return given_scores(given[0], get(given[0]) if given[0] != "L" else
                             matrix(inp["L"], allow_ninf=True), get("V"), inp, shared)
+    if "X" in inp and inp.get("layout") == "columns":
+        return book_head(inp, shared, get)
     if "X" in inp:
         X = get("X")
         Y = get("Y") or X
-        Q, K, V = matmul(X, get("W_Q")), matmul(Y, get("W_K")), matmul(Y, get("W_V"))
+        Q, K, V = (plus_rows(matmul(source, get(f"W_{n}")), vector(inp.get(f"b_{n}")))
+                   for n, source in (("Q", X), ("K", Y), ("V", Y)))
     else:
         Q, K, V = get("Q"), get("K"), get("V")
     return single_head(Q, K, V, shared)
@@ -626,8 +698,11 @@ def judge_claim(key: str, raw, stages: dict, sensitivity) -> dict:
                      why="shape comparison")
         return claim
     if key in ("d_k", "n_q", "n_k", "d_v", "tau", "s"):
-        value = {"d_k": Num.exact(stages["_d_k"]), "n_q": Num.exact(len(stages["A"])),
-                 "n_k": Num.exact(len(stages["A"][0])), "d_v": Num.exact(len(stages["V"][0])),
+        turned = stages.get("_columns", False)  # the book's A is n_k x n_q, V is d_v x n_k
+        value = {"d_k": Num.exact(stages["_d_k"]),
+                 "n_q": Num.exact(len(stages["A"][0] if turned else stages["A"])),
+                 "n_k": Num.exact(len(stages["A"] if turned else stages["A"][0])),
+                 "d_v": Num.exact(len(stages["V"] if turned else stages["V"][0])),
                  "tau": stages["_tau"], "s": stages["_s"]}[key]
         tokens = read_numbers(text)
         entries = [judge_token(tokens[0], value)] if len(tokens) == 1 else []
