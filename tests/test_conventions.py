@@ -417,3 +417,16 @@ def test_the_page_and_gradients_refuse_biases_and_the_rest_take_them():
                                                                 "mistakes", "problemset"))
     assert "projection biases" in refusal(symattn.parse_problem(ROWS), "gradient")
     assert refusal(symattn.parse_problem(ROWS), "nonunique") is None
+
+
+def test_the_python_api_takes_biases_and_the_columns_layout():
+    """attention(b_Q=..., layout="columns") and multi_head(b_O=...) are the file's keys."""
+    trace = symattn.attention(X=[[1, 0, 1], [0, 1, 1]], W_Q=[[1, 0], [0, "ln(2)"]],
+                              W_K=[["ln(3)", 0], [0, 1]], W_V=[[1, 2], [0, 1]], b_Q=[0, 1],
+                              b_K=[1, 0], b_V=["1/2", -1], layout="columns", mask="causal")
+    assert trace.O == symattn.attend(symattn.parse_problem(BOOK)).O
+    assert "layout: columns" in symattn.render(trace, "text")
+    heads = symattn.multi_head([[1, 0], [0, 1]], [{"W_Q": [[1], [0]], "W_K": [[1], [1]],
+                                                   "W_V": [[1], [0]], "b_V": [1]}], [[2]],
+                               b_O=["1/2"])
+    assert heads.output == sp.Matrix([[R(7, 2)], [R(7, 2)]])  # V = (2, 1), equal scores: 3/2·2 + 1/2
