@@ -373,16 +373,17 @@ def test_the_split_is_said_as_torch_splits_it(tmp_path, capsys):
     assert r"C\,W_O + \mathbf 1 b_O^{\mathsf T}" in out and r"b_Q^{\mathsf T} =" in out
 
 
-@pytest.mark.parametrize("lang", ["en", "zh"])
-def test_a_columns_derivation_with_biases_compiles_without_overfull_boxes(lang, tmp_path, capsys):
-    """The book's layout with biases, in full with the heatmap: TeX accepts it, no box is too
-    wide, and KaTeX renders its Markdown."""
-    _solve(BOOK, tmp_path, "--format", "latex", "--lang", lang, "--detail", "full", "--figure",
+@pytest.mark.parametrize("text, lang", [(BOOK, "en"), (BOOK, "zh"), (ROWS, "en"), (SPLIT, "zh")],
+                         ids=["columns-en", "columns-zh", "rows-en", "num_heads-zh"])
+def test_a_derivation_with_biases_compiles_without_overfull_boxes(text, lang, tmp_path, capsys):
+    """The book's layout with biases (and rows, and heads split with b_O), in full with the
+    heatmap: TeX accepts it, no box is too wide, and KaTeX renders its Markdown."""
+    _solve(text, tmp_path, "--format", "latex", "--lang", lang, "--detail", "full", "--figure",
            "--standalone")
     pdf = compile_tex(capsys.readouterr().out, lang, name="book")
     log = pdf.with_suffix(".log").read_text(encoding="utf-8", errors="replace")
     assert "Overfull" not in log
-    _solve(BOOK, tmp_path, "--format", "markdown", "--lang", lang, "--detail", "full")
+    _solve(text, tmp_path, "--format", "markdown", "--lang", lang, "--detail", "full")
     assert katex_errors(math_blocks(capsys.readouterr().out)) == []
 
 
