@@ -1,5 +1,7 @@
-"""The cross-check's own Q, K and V: from X and the projections, with their biases, recomputed
-in mpmath when the problem gives them (not taken from the exact pipeline's products)."""
+"""The cross-check's own Q, K and V, formed in mpmath from X, the projections and their biases.
+
+They are not taken from the exact pipeline's products: a wrong product fails the cross-check.
+"""
 
 from __future__ import annotations
 

@@ -62,8 +62,10 @@ class BookMistakes:
 
 
 def _engine(name: str) -> str:
+    """The engine's name of a mistake the book names by the other axis."""
     return next((engine for engine, book in MIRRORED.items() if book == name), name)
 
 
 def _turned(m: sp.ImmutableMatrix | None) -> sp.ImmutableMatrix | None:
+    """m transposed (None stays None)."""
     return None if m is None else sp.ImmutableMatrix(m.T)

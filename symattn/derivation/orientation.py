@@ -1,7 +1,10 @@
-"""How a problem's matrices are written for its reader: in rows (the engine's own), or, laid
-out in columns as Prince's book lays them, every matrix transposed, entries indexed (key, query),
-products in the book's order (Kᵀ Q, V A, W_Q X + b_Q 1ᵀ) and every sentence that says "row"
-saying "column" (its `_columns` twin in words.columns)."""
+"""How a derivation writes a problem laid out in columns: the book's formulas and words.
+
+In rows (the engine's own) nothing changes; laid out in columns as Prince's book lays them,
+every matrix is transposed (Derivation.shown), entries are indexed (key, query), products go in
+the book's order (Kᵀ Q, V A, W_Q X + b_Q 1ᵀ) and every sentence that says "row" says "column"
+(its `_columns` twin in words.columns).
+"""
 
 from __future__ import annotations
 

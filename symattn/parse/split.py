@@ -1,7 +1,9 @@
-"""num_heads = h with whole projections: split into heads as PyTorch's nn.MultiheadAttention
-splits them. Head k takes columns k·d_head to (k + 1)·d_head - 1 of the projected Q, K and V
-(with the same entries of the biases), so its scale is 1/√d_head; the heads' outputs are joined
-and W_O (and b_O) applied, as with [[heads]]."""
+"""num_heads = h with whole projections, split into heads as torch.nn.MultiheadAttention does.
+
+Head k takes columns k·d_head to (k + 1)·d_head - 1 of the projected Q, K and V (with the same
+entries of the biases), so its scale is 1/√d_head; the heads' outputs are joined and W_O (and
+b_O) applied, as with [[heads]].
+"""
 
 from __future__ import annotations
 

@@ -110,6 +110,7 @@ def projected(p: Problem, name: str) -> str | None:
 
 
 def _turned(cells: list[list[str]]) -> list[list[str]]:
+    """A grid of printed entries transposed."""
     return [list(column) for column in zip(*cells)]
 
 

@@ -1,6 +1,8 @@
-"""The words of a problem laid out in columns (Prince's book: one token per column, A's columns
-summing to 1): each is the `_columns` twin of a phrase that says "row", in English and Chinese,
-and the mistakes and formulas a columns book names by the other axis."""
+"""The words of a problem laid out in columns (Prince's book), in English and Chinese.
+
+Each is the `_columns` twin of a phrase that says "row" (A's columns sum to 1 there), or a
+mistake and formula a columns book names by the other axis.
+"""
 
 from __future__ import annotations
 
