@@ -3,6 +3,8 @@ each one established (for a symbolic τ, at which value the numbers were compare
 
 from __future__ import annotations
 
+import re
+
 import sympy as sp
 
 from ..derivation import Approx, Derivation
@@ -76,20 +78,34 @@ def scientific(text: str) -> str:
     return approx(Approx(mantissa, False, int(exponent))) if exponent else mantissa
 
 
+def _book(text: str) -> str:
+    """A[2,3] as the book indexes it, A[3,2]; a shape 2x3 as 3x2."""
+    return re.sub(r"(\d+)([,x])(\d+)", r"\3\2\1", str(text))
+
+
+def _same(text: str) -> str:
+    """The text as the row layout writes it (unchanged)."""
+    return str(text)
+
+
 def check_detail(result: CheckResult, lang: str, columns: bool = False) -> str:
     """What a check found, in words, with its values (of columns, where it counts rows, in a
     problem laid out in columns)."""
     separator = phrase("list_separator", lang)
     shown: dict[str, object] = {}
+    turn = _book if columns else _same  # the checks name the engine's entries and shapes
     for key, value in result.values:
         if key == "at":
             pairs = separator.join(f"{name} = {number}" for name, number in value)
             shown[key] = phrase("detail_at", lang, values=pairs) if value else ""
         elif key == "where":
-            shown[key] = phrase("detail_where", lang, entry=value) if value else ""
+            shown[key] = phrase("detail_where", lang, entry=turn(value)) if value else ""
         elif key == "items":
             shown[key] = phrase("item_separator", lang).join(
-                phrase("detail_shape_item", lang, name=n, got=got, want=want) for n, got, want in value)
+                phrase("detail_shape_item", lang, name=n, got=turn(got), want=turn(want))
+                for n, got, want in value)
+        elif key == "entries":
+            shown[key] = separator.join(turn(entry) for entry in value)
         elif key == "orders":
             shown[key] = separator.join(phrase(f"order_{order}", lang) for order in value)
         else:
