@@ -34,8 +34,8 @@ def heads_text(trace: MultiHeadTrace, decimals: list[dict]) -> str:
         if columns:
             rows, labels, cells = labels, rows, [list(c) for c in zip(*cells)]
         return "\n".join(grid(rows, labels, cells))
-    stacked = "stacked" if columns else "side by side"
-    parts.append(f"C = Concat(heads), {stacked}:\n" + table(trace.concat))
+    stacked = ", stacked" if columns else ""  # one head's output below another's
+    parts.append(f"C = Concat(heads){stacked}:\n" + table(trace.concat))
     parts.append("W_O (output projection):\n" + table(p.W_O, tokened=False))
     if p.b_O is not None:
         parts.append("b_O (output bias):\n" + table(p.b_O, tokened=False))
