@@ -3,7 +3,7 @@ languages, run through the command line's entry point. No cell may exit 3 or pri
 traceback; a kind a command takes gives 0 or 1, a kind it does not take is refused with exit 2
 and one line saying why; and an option changes the output where it should.
 
-Five kinds come from published exercises nobody here wrote (tests/corpus 22-26); three more are
+Five kinds come from published exercises nobody here wrote (tests/corpus 22-25, 43); three more are
 the book's conventions written here: a problem laid out in columns with biases, [[heads]] in
 columns, and num_heads splitting whole projections with biases as nn.MultiheadAttention does.
 """
@@ -107,7 +107,7 @@ KINDS = {
     "published projections": CORPUS / "23_tausif_random_weights/problem.toml",
     "published padding scores": CORPUS / "24_mystic_padding_mask_scores/problem.toml",
     "published scores": CORPUS / "25_learnnlp_scores_seed42/problem.toml",
-    "published columns, biases": CORPUS / "26_prince_udl_self_attention/problem.toml",
+    "published columns, biases": CORPUS / "43_prince_udl_self_attention/problem.toml",
 }
 
 CELLS = [("solve", ["--format", to, "--lang", lang])

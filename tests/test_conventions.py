@@ -72,7 +72,7 @@ b_Q = [0, 0, 1, 0]
 b_O = [1, 0, 0, -1]
 """
 UDL_12_2 = ROOT / "tests" / "fixtures" / "udl_12_2_two_heads.toml"
-PRINCE_12_1 = ROOT / "tests" / "corpus" / "26_prince_udl_self_attention" / "problem.toml"
+PRINCE_12_1 = ROOT / "tests" / "corpus" / "43_prince_udl_self_attention" / "problem.toml"
 
 
 def test_a_bias_is_added_to_every_row_and_the_columns_layout_is_the_transpose():
