@@ -1,4 +1,5 @@
-"""The whole-job benchmark's inputs: four families of problem files and the commands run on them."""
+"""The whole-job benchmark's inputs: four families of problem files and the commands run on them,
+and the float family: NumPy-style float64 values (17 significant digits), two heads."""
 
 from __future__ import annotations
 
@@ -14,6 +15,11 @@ ROOTS = ("0", "1", "-1", "sqrt(2)", "sqrt(3)/2", "1/sqrt(5)", "0.85")
 D_K, D_V = 2, 2
 PRINTING = ("solve-text", "solve-json", "solve-latex", "solve-markdown")
 FAMILY_COMMANDS = PRINTING + ("solve-summary", "check", "verify")
+FLOATS = "floats"
+FLOAT_NAME = "float64 normals, two heads"
+FLOAT_SIZES = (4, 6, 8)
+FLOAT_MODEL, FLOAT_HEAD = 8, 4  # d_model, and d_k = d_v of each of the two heads
+FLOAT_COMMANDS = PRINTING + ("check", "verify", "grade", "mistakes")
 
 
 @dataclass(frozen=True)
@@ -50,6 +56,40 @@ def problem_toml(family: str, n: int) -> str:
             f"Q = {_matrix(Q)}\nK = {_matrix(K)}\nV = {_matrix(V)}\n\n"
             f'[attention]\nmask = "causal"\ntemperature = "{temperature}"\n\n'
             f'[answers]\n"A[1,1]" = "1"\n"O[1]" = "({", ".join(V[0])})"\n')
+
+
+def _normals(rng: random.Random, rows: int, cols: int) -> str:
+    return "[" + ", ".join("[" + ", ".join(repr(rng.gauss(0.0, 1.0)) for _ in range(cols)) + "]"
+                           for _ in range(rows)) + "]"
+
+
+def float_toml(n: int) -> str:
+    """n tokens of d_model = 8 as NumPy prints float64 (repr: up to 17 significant digits), two
+    heads of 4 with their W_Q, W_K, W_V and a W_O, seeded normals; a shape claim for verify."""
+    rng = random.Random(f"floats-{n}")
+    heads = "".join(f"\n[[heads]]\nW_Q = {_normals(rng, FLOAT_MODEL, FLOAT_HEAD)}\n"
+                    f"W_K = {_normals(rng, FLOAT_MODEL, FLOAT_HEAD)}\n"
+                    f"W_V = {_normals(rng, FLOAT_MODEL, FLOAT_HEAD)}\n" for _ in range(2))
+    return (f'title = "{FLOAT_NAME}, n = {n}"\n\n[input]\nX = {_normals(rng, n, FLOAT_MODEL)}\n'
+            f"W_O = {_normals(rng, 2 * FLOAT_HEAD, FLOAT_MODEL)}\n{heads}\n"
+            f'[answers]\n"shape(O)" = "{n} x {FLOAT_MODEL}"\n')
+
+
+def float_jobs(directory: Path, n: int) -> list[Job]:
+    """solve in four formats, check, verify, grade (one student's two answers) and mistakes on
+    the float problem of n tokens."""
+    path = directory / f"{FLOATS}-{n}.toml"
+    path.write_text(float_toml(n), encoding="utf-8")
+    answers = directory / f"{FLOATS}-{n}.csv"
+    answers.write_text(f'student,O[1],"head[1].A[1,1]"\nada,"{", ".join(["0.5"] * FLOAT_MODEL)}",0.25\n',
+                       encoding="utf-8")
+    jobs = [Job(f"solve-{fmt}", FLOATS, n, ("solve", str(path), "--format", fmt))
+            for fmt in ("text", "json", "latex", "markdown")]
+    return jobs + [Job("check", FLOATS, n, ("check", str(path))),
+                   Job("verify", FLOATS, n, ("verify", str(path))),
+                   Job("grade", FLOATS, n, ("grade", str(path), "--submissions", str(answers),
+                                            "-o", str(directory / f"{FLOATS}-{n}-grades.csv"))),
+                   Job("mistakes", FLOATS, n, ("mistakes", str(path)))]
 
 
 def write_problem(directory: Path, family: str, n: int) -> Path:

@@ -20,7 +20,7 @@ from pathlib import Path
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .jobs import FAMILIES, FAMILY_COMMANDS, Job, family_jobs
+from .jobs import FAMILIES, FAMILY_COMMANDS, FLOAT_SIZES, FLOATS, Job, family_jobs, float_jobs
 
 ROOT = Path(__file__).resolve().parent.parent
 PHASES = Path(__file__).resolve().parent / "phases.py"
@@ -101,7 +101,9 @@ def run_family_jobs(runner: Runner, sizes: dict[str, list[int]], with_phases: bo
     for family in sizes:
         stopped: dict[str, int] = {}
         for n in sizes[family]:
-            for job in family_jobs(runner.scratch, family, n):
+            jobs = float_jobs(runner.scratch, n) if family == FLOATS else \
+                family_jobs(runner.scratch, family, n)
+            for job in jobs:
                 row: dict[str, Any] = {"command": job.command, "family": family, "n": n}
                 if job.command in stopped:
                     row.update(status="skipped", seconds=None,
@@ -169,6 +171,8 @@ def measure(root: Path, sizes: dict[str, list[int]], limit: float, repeats: int,
         imports = runner.import_sympy(startup_repeats)
         log("families")
         results["jobs"] = run_family_jobs(runner, sizes, with_phases)
+        log("float family")
+        results["jobs"] += run_family_jobs(runner, {FLOATS: list(FLOAT_SIZES)}, False)
         results["jobs"] += run_other_jobs(runner, problems, page)
         log("start-up")
         results["startup"] = run_startup(runner, startup_repeats)

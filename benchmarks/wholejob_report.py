@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .jobs import FAMILIES, FAMILY_COMMANDS, FAMILY_NAMES, PRINTING
+from .jobs import (FAMILIES, FAMILY_COMMANDS, FAMILY_NAMES, FLOAT_COMMANDS, FLOAT_NAME, FLOAT_SIZES,
+                   FLOATS, PRINTING)
 
 START, END = "<!-- whole-job: start -->", "<!-- whole-job: end -->"
 PHASE_NAMES = ("import sympy", "import symattn", "parse", "compute", "check", "derive", "print")
@@ -81,6 +82,11 @@ def targets(results: dict[str, Any]) -> list[dict[str, str]]:
         for f in FAMILIES for n in (32, 128)]
     out.append(_target("`check` ≤ 2× the exact computation it checks (n = 32, 128; check phase "
                        "over compute phase)", ratios, 2))
+    floats = [imports(r, base) if r.get("status") == "ok" else None
+              for r in results["jobs"] if r["family"] == FLOATS]
+    cpu = [r["cpu"] for r in results["jobs"] if r["family"] == FLOATS and r.get("cpu") is not None]
+    out.append(_target(f"{FLOAT_NAME} (n = 4, 6, 8), every command: ≤ 10 imports "
+                       f"(slowest CPU {max(cpu, default=0):.1f} s)", floats or ["-"], 10))
     start = results["startup"]
     out.append(_target("`symattn --help` / `symattn solve` (seed example) ≤ 1.3× `import sympy`",
                        [start["help"] / start["import_sympy"],
@@ -128,6 +134,21 @@ def job_tables(results: dict[str, Any], before: dict[str, Any] | None) -> list[s
         lines += ["", f"### n = {n}", ""]
         lines += _table(["command"] + [FAMILY_NAMES[f] for f in FAMILIES], rows)
     return lines
+
+
+def float_table(results: dict[str, Any]) -> list[str]:
+    """The float family: each command at n = 4, 6, 8, with its output's size."""
+    jobs, base = index(results), results["import_sympy"]
+    rows = [[f"`{command}`"] + [cell(jobs.get((command, FLOATS, n)), base) +
+                                (f", {jobs[(command, FLOATS, n)]['bytes']:,} B"
+                                 if jobs.get((command, FLOATS, n), {}).get("bytes") else "")
+                                for n in FLOAT_SIZES]
+            for command in FLOAT_COMMANDS]
+    return ["", f"### {FLOAT_NAME}", "",
+            "X is n × 8 and each head's W_Q, W_K, W_V 8 × 4, W_O 8 × 8, every entry a seeded "
+            "normal written as Python's repr prints a float64 (up to 17 significant digits); "
+            "grade judges one student's two answers, verify one shape claim."] + \
+        [""] + _table(["command"] + [f"n = {n}" for n in FLOAT_SIZES], rows)
 
 
 def throughput_table(results: dict[str, Any]) -> list[str]:
@@ -186,7 +207,8 @@ def section(results: dict[str, Any], before: dict[str, Any] | None = None,
     lines += _table(["target", "measured", "verdict"],
                     [[t["target"], t["measured"], t["verdict"]] for t in targets(results)])
     lines += job_tables(results, before)
-    other = [r for r in results["jobs"] if r["family"] not in FAMILIES]
+    lines += float_table(results)
+    other = [r for r in results["jobs"] if r["family"] not in FAMILIES + (FLOATS,)]
     lines += ["", "### Other jobs and start-up", ""]
     start = results["startup"]
     rows = [[f"`{r['command']}`", r["family"], cell(r, base),

@@ -38,7 +38,8 @@ def attention(Q: Any = None, K: Any = None, V: Any = None, *, X: Any = None, Y: 
               keep: Any = None, key_lengths: Sequence[int] | None = None, bias: Any = None,
               temperature: Any = 1, scale: Any = "auto", fully_masked: str = "error",
               tokens: Sequence[str] | None = None, key_tokens: Sequence[str] | None = None,
-              symbols: Mapping[str, str] | None = None, title: str | None = None) -> Trace:
+              symbols: Mapping[str, str] | None = None, title: str | None = None,
+              mask_bias: Any = None) -> Trace:
     """Exact attention from matrices given as lists of rows (or SymPy matrices).
 
     Give Q, K, V, or X with W_Q, W_K, W_V (and Y for keys and values from another sequence),
@@ -76,7 +77,8 @@ def multi_head(X: Any, heads: Sequence[Mapping[str, Any]], W_O: Any, *, b_O: Any
     return attend_heads(ProblemReader("<multi_head>").problem(data))
 
 
-OPTION_NAMES = ("mask", "keep", "key_lengths", "bias", "temperature", "scale", "fully_masked")
+OPTION_NAMES = ("mask", "keep", "key_lengths", "bias", "temperature", "scale", "fully_masked",
+                "mask_bias")
 
 
 def _document(matrices: Mapping[str, Any], given: Mapping[str, Any], symbols, tokens,

@@ -52,6 +52,7 @@ plus logits of 10^1000 fit); past it a numeric check at symbols' sample values i
 # Answers and grading
 MAX_CLAIM_LENGTH = 20_000  # one claimed answer as text
 MAX_CLAIM_EXPONENT = 400  # a claimed decimal may be written as float64 prints it: 1.38e-142
+MAX_PRINTOUT_AXES = 8  # axes of one pasted printout or nested list (batch, heads, rows, columns)
 MAX_SUBMISSIONS_BYTES = 50_000_000
 MAX_CSV_CELL = 131_072  # characters of one submissions cell; past it that answer is invalid
 WORKER_MEMORY_BYTES = 4 * 2**30  # address space of a grading worker

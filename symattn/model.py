@@ -32,6 +32,9 @@ class Grading:
     tolerance: sp.Expr | None = None  # absolute
     relative: sp.Expr | None = None
     sigfigs: int | None = None
+    rule: str | None = None  # "float32" | "float64" | "allclose" (vocabulary.GRADING_RULES)
+    rtol: sp.Expr | None = None  # allclose: |given - exact| <= atol + rtol |exact|
+    atol: sp.Expr | None = None
 
 
 @dataclass(frozen=True)
@@ -130,7 +133,8 @@ class Problem:
     gradient: Upstream | None = None  # the file's [gradient]
     decimals: bool = False  # the problem writes its numbers as decimals: show them so
     start: str = "Q"  # where the problem starts: Q and K, or given scores R, S or logits L
-    given_d_k: int | None = None  # d_k stated with given scores R (its 1/√d_k is the scale)
+    given_d_k: int | None = None  # d_k stated with given scores (R: its 1/√d_k is the scale)
+    mask_bias: sp.Expr | None = None  # masks add this large negative number, not -oo (-10^9)
     page: Lesson | None = None  # the file's [page] table (predictions and a claim)
     layout: str = "rows"  # "columns": the file, and all it is shown as, one token per column
 
@@ -237,6 +241,7 @@ class Facts:
     symbols: tuple[sp.Symbol, ...] = ()
     decimals: bool = False  # the problem is written in decimals: feedback shows values so
     columns: bool = False  # the matrices as a columns book shows them: a query's weights a column
+    limits: dict[sp.Expr, sp.Expr] | None = None  # mask_bias: each value as with -oo masks
 
     def sample_points(self) -> list[dict[sp.Symbol, sp.Expr]]:
         """Points where expressions in the declared symbols are compared (all positive)."""
@@ -280,6 +285,7 @@ class Trace:
     O: sp.ImmutableMatrix  # type: ignore[misc]
     readable: tuple[tuple[bool, ...], ...]  # type: ignore[misc]
     fully_masked_rows: tuple[int, ...] = ()
+    masked_by_bias: tuple[tuple[bool, ...], ...] = ()  # mask_bias: keys hidden, yet read
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickling and copying build the lazy stages first."""
@@ -323,8 +329,9 @@ class Trace:
         p = self.problem
         scalars = {"n_q": sp.Integer(p.n_q), "n_k": sp.Integer(p.n_k), "d_v": sp.Integer(p.d_v),
                    "tau": p.temperature, "s": p.scale_factor}
-        if p.key_dimension is not None:
+        if p.key_dimension is not None:  # given S or L already hold the book's 1/√d_k: s
             scalars["d_k"] = sp.Integer(p.key_dimension)
+            scalars["s"] = scalars["s"] if p.start in "QR" else 1 / sp.sqrt(p.key_dimension)
         shapes = stage_shapes(p.n_q, p.n_k, p.d_k, p.d_v)
         return Facts({name: shapes[name] for name in p.shown_stages}, scalars,
                      {name: self.stage(name) for name in p.shown_stages}, p.symbols, p.decimals)
@@ -374,7 +381,7 @@ class MultiHeadTrace:
     def facts(self) -> Facts:
         """Claims on a multi-head problem: O (and n_q) means MHA(X); concat is the heads'
         outputs side by side before W_O; heads[h].A (any stage) is head h's (1-based)."""
-        matrices = {"O": self.output, "concat": self.concat}
+        matrices = {"O": self.output, "concat": self.concat, "W_O": self.problem.W_O}
         for h, head in enumerate(self.heads, start=1):
             matrices.update({f"heads[{h}].{name}": head.stage(name) for name in STAGES})
         return Facts({name: m.shape for name, m in matrices.items()},

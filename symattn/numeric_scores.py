@@ -15,7 +15,9 @@ def scores(ctx: mpmath.MPContext, problem: Problem, Q: Grid, K: Grid, bias: Grid
     """R = QK^T, S = sR, M (the mask rule restated, with the bias) and L = (S + M)/tau, each
     distinct pair of a query row and a key row (and mask entry) computed once: the same
     arithmetic on the same numbers, done less often."""
-    M = [[(bias[i][j] if bias else ctx.zero) if may_read(problem, i, j) else ctx.ninf
+    hidden = ctx.ninf if problem.mask_bias is None else \
+        ctx.mpf(int(problem.mask_bias.p)) / int(problem.mask_bias.q)  # the masks add it
+    M = [[(bias[i][j] if bias else ctx.zero) + (ctx.zero if may_read(problem, i, j) else hidden)
           for j in range(problem.n_k)] for i in range(problem.n_q)]
     rows: dict[tuple, int] = {}
     q_ids = [rows.setdefault(("q",) + tuple(x._mpf_ for x in q), len(rows)) for q in Q]

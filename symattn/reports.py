@@ -11,7 +11,8 @@ import mpmath
 CHECKS = ("shapes", "row_sums", "masked_zero", "nonnegative", "output_bounds", "numeric",
           "permutation")
 """Every check by its stable identifier, in the order a report lists them; the words for each
-(English, Chinese) are in symattn.words."""
+(English, Chinese) are in symattn.words. With mask_bias, "masked_small" (each masked weight
+below a bound) takes the place of "masked_zero"."""
 
 
 @dataclass(frozen=True)

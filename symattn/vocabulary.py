@@ -17,6 +17,7 @@ FullyMasked = Literal["error", "zero", "uniform"]
 Stage = Literal["Q", "K", "V", "R", "S", "M", "L", "A", "O"]
 HeadingLevel = Literal["chapter", "section", "subsection", "subsubsection", "paragraph"]
 Layout = Literal["rows", "columns"]
+GradingRule = Literal["float32", "float64", "allclose"]
 
 LANGUAGES: Final[tuple[Language, ...]] = get_args(Language)
 FORMATS: Final[tuple[Format, ...]] = get_args(Format)
@@ -31,6 +32,8 @@ STAGES: Final[tuple[Stage, ...]] = get_args(Stage)
 HEADINGS: Final[tuple[HeadingLevel, ...]] = get_args(HeadingLevel)
 LAYOUTS: Final[tuple[Layout, ...]] = get_args(Layout)
 """rows: one token per row (the engine's own); columns: one token per column (Prince's book)."""
+GRADING_RULES: Final[tuple[GradingRule, ...]] = get_args(GradingRule)
+"""[grading] rule: agreement to float32 or float64 precision, or NumPy's allclose."""
 
 PLACES_RANGE: Final = (0, MAX_PLACES)
 """Decimal places shown."""

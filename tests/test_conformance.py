@@ -3,9 +3,10 @@ languages, run through the command line's entry point. No cell may exit 3 or pri
 traceback; a kind a command takes gives 0 or 1, a kind it does not take is refused with exit 2
 and one line saying why; and an option changes the output where it should.
 
-Five kinds come from published exercises nobody here wrote (tests/corpus 22-25, 43); three more are
-the book's conventions written here: a problem laid out in columns with biases, [[heads]] in
-columns, and num_heads splitting whole projections with biases as nn.MultiheadAttention does.
+Six kinds come from published exercises nobody here wrote (tests/corpus 22-27), and a seventh
+(43) is Prince's notebook 12.1 in its own columns layout; three more are the book's conventions
+written here: a problem laid out in columns with biases, [[heads]] in columns, and num_heads
+splitting whole projections with biases as nn.MultiheadAttention does.
 """
 
 from __future__ import annotations
@@ -41,6 +42,40 @@ W_V = [[0, 1], [1, 0]]
 attention = {mask = "none", scale = "none"}
 [derivation]
 lang = "zh"
+"""
+
+SCORES_WITH_D_K = """title = "Scaled scores from a book that states d_k = 64"
+tokens = ["Thinking", "Machines"]
+[input]
+S = [[14, 12], [12, 14]]
+d_k = 64
+V = [[1, 0], [0, 1]]
+[attention]
+mask = "causal"
+"""
+
+BATCHED_INPUTS = """title = "Inputs pasted from batched printouts"
+[input]
+Q = '''tf.Tensor(
+[[[1. 0.]
+  [0. 1.]
+  [1. 1.]]], shape=(1, 3, 2), dtype=float32)'''
+K = [[[1, 0], [0, 1], [1, 1]]]
+V = {value = "[[[1, 2], [3, 4], [5, 6]], [[0, 1], [1, 0], [1, 1]]]", index = [1]}
+[answers]
+A = {value = "[[[0.5, 0.5, 0.0]], [[0.3, 0.3, 0.4]], [[0.2, 0.3, 0.5]]]"}
+"""
+
+MASK_BIAS_ROWS = """title = "-1e4 masks, temperature 2, a row that masks every key"
+tokens = ["PAD", "a", "b"]
+[input]
+Q = [[1, 0], [0, 1], [1, 1]]
+K = [[1, 0], [0, 1], [1, 1]]
+V = [[1, 0], [0, 1], [1, 1]]
+[attention]
+key_lengths = [0, 2, 3]
+mask_bias = "-1e4"
+temperature = 2
 """
 
 COLUMNS_BIASES = """title = "The book's layout, three tokens with biases"
@@ -99,7 +134,7 @@ KINDS = {
     "projections": EXAMPLES / "11_policy_raises_wages_jobs/problem.toml",
     "multi-head": EXAMPLES / "12_two_heads/problem.toml",
     "symbolic temperature": EXAMPLES / "14_symbolic_temperature/problem.toml",
-    "symbolic multi-head": SYMBOLIC_HEADS,  # written to a temporary folder, as the next three
+    "symbolic multi-head": SYMBOLIC_HEADS,  # texts are written to a temporary folder
     "columns, biases": COLUMNS_BIASES,
     "columns multi-head": COLUMNS_HEADS,
     "num_heads split, biases": SPLIT_HEADS,
@@ -107,6 +142,11 @@ KINDS = {
     "published projections": CORPUS / "23_tausif_random_weights/problem.toml",
     "published padding scores": CORPUS / "24_mystic_padding_mask_scores/problem.toml",
     "published scores": CORPUS / "25_learnnlp_scores_seed42/problem.toml",
+    "published -1e9 mask, batched printout": CORPUS / "26_dlai_c5w4_padding_mask_softmax/problem.toml",
+    "published -1e9 mask": CORPUS / "27_dlai_c5w4_attention_unit_test/problem.toml",
+    "scores with the book's d_k": SCORES_WITH_D_K,
+    "inputs from batched printouts": BATCHED_INPUTS,
+    "-1e4 mask, a fully masked row": MASK_BIAS_ROWS,
     "published columns, biases": CORPUS / "43_prince_udl_self_attention/problem.toml",
 }
 
@@ -213,8 +253,8 @@ OPTION_CHANGES = [
 
 
 @pytest.mark.parametrize("kind", ["single-head", "multi-head", "projections",
-                                  "published multi-head", "columns, biases", "columns multi-head",
-                                  "num_heads split, biases"])
+                                  "published multi-head", "published -1e9 mask", "columns, biases",
+                                  "columns multi-head", "num_heads split, biases"])
 @pytest.mark.parametrize("one, other", OPTION_CHANGES, ids=[" ".join(a) for a, _ in OPTION_CHANGES])
 def test_an_option_changes_the_derivation(kind, one, other, files, capsys):
     """Every layout and detail option reaches the derivation, multi-head as single-head."""
@@ -287,3 +327,58 @@ def test_mistakes_of_a_multi_head_problem_reach_its_output(files, capsys):
     assert main(["mistakes", str(files["multi-head"])]) == 0
     out = capsys.readouterr().out
     assert "MHA'(X) = [[22/15, 4/3], [26/21, 10/7], [48/35, 10/7]]" in out
+
+
+def _float32_printout(problem) -> str:
+    """O as a float32 printout would give it: 8 significant figures, the last one off by one
+    (within float32 precision, not the exact value rounded); integers exactly."""
+    from symattn.answers.verify import facts_of
+    from symattn.numeric import context, magnitude, to_mpf
+
+    ctx = context(30)
+
+    def entry(x) -> str:
+        if x.is_Integer:
+            return str(x)
+        places = 7 - (magnitude(x) or 0)
+        units = int(ctx.nint(to_mpf(ctx, x, {}) * ctx.mpf(10) ** places)) + 1
+        return f"{units}e-{places}"
+
+    O = facts_of(problem).matrices["O"]
+    return "[" + ", ".join("[" + ", ".join(entry(x) for x in row) + "]" for row in O.tolist()) + "]"
+
+
+RULED = [kind for kind in KINDS if kind not in ("shapes only", "symbols, sweep", "symbolic temperature",
+                                                "symbolic multi-head")]
+
+
+@pytest.mark.parametrize("kind", RULED)
+def test_the_files_grading_rule_reaches_every_verb_that_judges(kind, files, tmp_path, capsys):
+    """[grading] rule = "float32" in the problem file: verify (its own [answers] or an answers
+    file without [grading]), grade and the Sphinx directive's answers accept a float32 printout
+    of O; without the rule each says it agrees to float32 precision."""
+    from symattn.sphinx.content import shown
+
+    text = files[kind].read_text(encoding="utf-8")
+    printout = _float32_printout(load_problem(files[kind]))
+    answers = tmp_path / "answers.toml"
+    answers.write_text(f'[answers]\nO = "{printout}"\n', encoding="utf-8")
+    subs = tmp_path / "class.csv"
+    subs.write_text(f'id,O\nann,"{printout}"\n', encoding="utf-8")
+    for ruled in (True, False):
+        path = tmp_path / f"{ruled}.toml"
+        own = "" if "[answers]" in text else f'[answers]\nO = "{printout}"\n'
+        path.write_text(text + "\n" + own + ('[grading]\nrule = "float32"\n' if ruled else ""),
+                        encoding="utf-8")
+        code = main(["verify", str(path), "--answers", str(answers)])
+        out = capsys.readouterr().out
+        assert code == (0 if ruled else 1), out
+        assert ruled or "agree with the exact values to float32 precision" in out, out
+        report = tmp_path / f"{ruled}.csv"
+        assert main(["grade", str(path), "--submissions", str(subs), "-q", "-o", str(report)]) == 0
+        graded = report.read_text(encoding="utf-8")
+        assert (",correct," in graded) is ruled and (ruled or 'rule = ""float32""' in graded), graded
+        if own:
+            literal = shown(path, "answers", None, None, "section").literal
+            assert ("[correct] O" in literal) is ruled, literal
+    capsys.readouterr()

@@ -44,6 +44,7 @@ from symattn.parse.claims import Claim, parse_claim
 from symattn.parse.expressions import parse_expression
 from symattn.parse.spec import load_problem, parse_problem
 from symattn.parse.submissions import Submissions, read_submissions
+from symattn.words import reason_text
 
 LONG_RUN = int(os.environ.get("SYMATTN_FUZZ_EXAMPLES") or 0)
 PARSE_SECONDS = 20.0  # hang guards, not performance goals: generous on two noisy cores
@@ -239,7 +240,9 @@ scalars = st.one_of(
 )
 claim_values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=4), max_leaves=12)
 GRADINGS = [Grading(), Grading(tolerance=sp.Rational(1, 1000)),
-            Grading(relative=sp.Rational(1, 100)), Grading(sigfigs=3)]
+            Grading(relative=sp.Rational(1, 100)), Grading(sigfigs=3), Grading(rule="float32"),
+            Grading(rule="float64"),
+            Grading(rule="allclose", rtol=sp.Rational(1, 10 ** 5), atol=sp.Rational(1, 10 ** 8))]
 _FACTS: dict[str, Any] = {}
 
 
@@ -585,7 +588,8 @@ def test_submissions_are_read_or_refused_with_a_location(data):
         return
     assert isinstance(submissions, Submissions)
     assert all(len(answers) == len(submissions.keys) for _, answers in submissions.students)
-    assert all(why.startswith("line ") and "\n" not in why for _, why in submissions.refused)
+    assert all(why[0] == "read_row" and "\n" not in reason_text(why, "en")
+               for _, why in submissions.refused)
     assert not any(c in student for student, _ in submissions.students for c in "\x00\x1b\u202e")
 
 

@@ -155,7 +155,7 @@ def test_slow_stuck_and_crashing_answers_cost_their_limits(tmp_path, monkeypatch
     assert [v.status for v in verdicts] == ["time_limit", "correct", "invalid", "correct",
                                             "time_limit"]
     assert verdicts[0].note_values == verdicts[4].note_values == (0.5,)
-    assert verdicts[2].note_values == ("the checker stopped on this answer (memory or crash)",)
+    assert verdicts[2].note_values == ("read_crashed",)
 
 
 HOSTILE = [
@@ -233,5 +233,6 @@ def test_open_quotes_on_every_line_are_read_in_linear_time(tmp_path):
     submissions = read_submissions(subs)
     assert time.monotonic() - started < 20
     assert len(submissions.students) == 20_001 and len(submissions.refused) == 20_000
-    assert submissions.refused[-1] == (19_999, "line 20001: CSV: unexpected end of data")
+    assert submissions.refused[-1] == (19_999, ("read_row", 20_001,
+                                                ("row_csv", "unexpected end of data")))
     assert submissions.students[-1] == ("ann", ("1/6",))

@@ -413,7 +413,8 @@ def test_max_csv_cell(tmp_path):
     path.write_text("id,A\nann," + "1" * (limit + 1) + "\nben,1\n", encoding="utf-8")
     submissions = read_submissions(path)  # that row is refused, the next one read
     assert submissions.students == (("ann", ("",)), ("ben", ("1",)))
-    assert submissions.refused == ((0, f"line 2: CSV: field larger than field limit ({limit})"),)
+    assert submissions.refused == ((0, ("read_row", 2, ("row_csv",
+                                                      f"field larger than field limit ({limit})"))),)
 
 
 def test_max_symbol_name():

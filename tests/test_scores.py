@@ -107,3 +107,50 @@ def test_column_vectors_and_a_mask_written_true_where_hidden(capsys, tmp_path):
     with pytest.raises(InputError, match="attention.masked\\[1\\]\\[2\\]: must be true or false"):
         symattn.parse_problem("[input]\nQ = [[1]]\nK = [[1], [0]]\nV = [[1], [2]]\n"
                               "[attention]\nmasked = [[false, 1]]\n")
+
+
+BOOK = """title = "Scaled scores from a book with d_k = 64"
+[input]
+S = [[14, 12], [1, 0.5]]
+d_k = 64
+V = [[1, 0], [0, 1]]
+[answers]
+d_k = 64
+s = "1/8"
+"""
+
+
+@pytest.mark.parametrize("start", ["S", "L"])
+def test_scores_given_with_the_books_d_k_change_no_value(start, capsys, tmp_path):
+    text = BOOK.replace("S = ", f"{start} = ")
+    book, plain = (symattn.parse_problem(t) for t in (text, text.replace("d_k = 64\nV", "V")))
+    assert book.key_dimension == 64 and plain.key_dimension is None
+    assert book.scale_factor == plain.scale_factor == 1
+    assert symattn.attend(book).A == symattn.attend(plain).A
+    trace = symattn.attend(book)
+    assert "d_k = 64" in symattn.render(trace, "text").splitlines()[1]
+    assert f"the given {start} already include the scale 1/sqrt(64)" in symattn.render(trace, "text")
+    for lang, words in (("en", "with the book's $d_k = 64$ they already include "
+                                "$1/\\sqrt{d_k} = 1/8$"), ("zh", "按书中的 $d_k = 64$")):
+        markdown = symattn.render(trace, "markdown", lang=lang)
+        assert "$d_k = 64$" in markdown and words in markdown
+    path = tmp_path / "p.toml"
+    path.write_text(text, encoding="utf-8")
+    assert cli.main(["verify", str(path), "--format", "json"]) == 0
+    assert [c["status"] for c in json.loads(capsys.readouterr().out)["claims"]] == ["correct"] * 2
+
+
+@pytest.mark.parametrize("start", ["S", "L"])
+def test_nothing_prints_a_d_k_the_book_did_not_state(start, capsys, tmp_path):
+    text = BOOK.replace("S = ", f"{start} = ").replace("d_k = 64\nV", "V").split("[answers]")[0]
+    text = text.replace(" with d_k = 64", "")
+    trace = symattn.attend(symattn.parse_problem(text))
+    for to in ("text", "json", "latex", "markdown"):
+        for lang in ("en", "zh"):
+            shown = symattn.render(trace, to, lang=lang, **({"detail": "full"} if to in
+                                                               ("latex", "markdown") else {}))
+            assert "d_k" not in shown and "d_{k}" not in shown, (to, lang)
+    path = tmp_path / "p.toml"
+    path.write_text(text + '[answers]\nd_k = 1\n', encoding="utf-8")
+    assert cli.main(["verify", str(path)]) == 1
+    assert "d_k is not given by this problem" in capsys.readouterr().out

@@ -204,7 +204,7 @@ ERRORS = [
      "b_K, b_O, b_Q, b_V, batch, d_k, heads, layout, num_heads)", InputError, "unknown-input-key"),
     (with_attention('masks = "causal"'),
      "p.toml, attention.masks: unknown key (expected one of bias, fully_masked, keep, "
-     "key_lengths, mask, masked, scale, temperature)", InputError, "unknown-attention-key"),
+     "key_lengths, mask, mask_bias, masked, scale, temperature)", InputError, "unknown-attention-key"),
     ('"a\\u202eb" = 1\n' + BASE,
      "p.toml, 'a\\u202eb': unknown key (expected one of answers, attention, derivation, gradient, "
      "grading, heads, input, key_tokens, page, sweep, symbols, "

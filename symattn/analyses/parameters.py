@@ -32,15 +32,19 @@ def temperature_limits(trace: Trace) -> TemperatureLimits:
         ties = tuple(j for j in readable if sp.expand(logits[j] - top) == 0)
         row_cold, row_hot = [sp.S.Zero] * p.n_k, [sp.S.Zero] * p.n_k
         for j in readable:
+            rule_cold = sp.Rational(1, len(ties)) if j in ties else sp.S.Zero
+            if p.mask_bias is not None:  # e^(c/τ) -> 0, 1, ∞ (c < 0, = 0, > 0) as τ -> 0⁺; 1 as τ -> ∞
+                row_cold[j], row_hot[j] = rule_cold, sp.Rational(1, len(readable))
+                continue
             weight = 1 / sp.Add(*(sp.exp((logits[r] - logits[j]) / TAU) for r in readable))
             row_cold[j] = sp.limit(weight, TAU, 0, "+")
             row_hot[j] = sp.limit(weight, TAU, sp.oo)
-            rule_cold = sp.Rational(1, len(ties)) if j in ties else sp.S.Zero
             proved &= row_cold[j] == rule_cold and row_hot[j] == sp.Rational(1, len(readable))
         cold.append(row_cold)
         hot.append(row_hot)
         rows.append(RowLimit(i, ties, readable))
-    return TemperatureLimits(sp.ImmutableMatrix(cold), sp.ImmutableMatrix(hot), tuple(rows), proved)
+    return TemperatureLimits(sp.ImmutableMatrix(cold), sp.ImmutableMatrix(hot), tuple(rows), proved,
+                             by_signs=p.mask_bias is not None)
 
 
 def _logit_derivatives(trace: Trace, symbol: sp.Symbol | None) -> list[list[sp.Expr | None]]:

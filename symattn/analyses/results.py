@@ -176,6 +176,8 @@ class TemperatureLimits:
     hot: sp.ImmutableMatrix
     rows: tuple[RowLimit, ...]
     proved: bool  # SymPy's limit agreed with the rule on every entry
+    by_signs: bool = False  # mask_bias: read off the signs of G_ir - G_ij instead (SymPy's
+    # limit of e^(10^9/τ) does not finish)
 
 
 @dataclass(frozen=True)

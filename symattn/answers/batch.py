@@ -38,7 +38,7 @@ def judge_text(key: str, text: str, facts: Facts, grading: Grading, symbols: dic
     """Parse and judge one untrusted answer within `time_limit` seconds of CPU time, then
     diagnose it if it is wrong (an empty cell is an invalid, missing answer)."""
     if not text.strip():
-        return Verdict(key, "invalid", (), "unreadable", ("no answer",))
+        return Verdict(key, "invalid", (), "unreadable", ("read_no_answer",))
     try:
         with cpu_budget(time_limit):
             claim = parse_claim(key, text, symbols)
@@ -80,7 +80,7 @@ def _serve(conn: Connection, facts: Facts, grading: Grading, symbols: dict,
             verdict = judge_text(key, text, facts, grading, symbols, mistakes, time_limit)
         except Exception as error:  # an answer that breaks the judge is invalid, not fatal
             verdict = Verdict(key, "invalid", (), "unreadable",
-                              (f"{type(error).__name__}: {str(error)[:80]}",))
+                              ("read_failed", f"{type(error).__name__}: {str(error)[:80]}"))
         conn.send(verdict)
 
 
@@ -140,7 +140,7 @@ def _run(tasks: list[Task], answer: Callable[[Task], tuple[str, str]], job: tupl
                     except (EOFError, OSError):
                         results[worker.task] = Verdict(
                             answer(worker.task)[0], "invalid", (), "unreadable",
-                            ("the checker stopped on this answer (memory or crash)",))
+                            ("read_crashed",))
                 elif time.monotonic() >= worker.deadline:
                     results[worker.task] = Verdict(answer(worker.task)[0], "time_limit", (),
                                                    "time_limit", (time_limit,))

@@ -50,6 +50,8 @@ class HeadMistakes:
         for h, (m, t) in enumerate(zip(found, self.trace.heads), start=1):
             A, O = (m.A, m.O) if m.applies else (t.A, t.O)
             out[f"heads[{h}].A"], out[f"heads[{h}].O"] = A, O
+            if m.applies and m.logits is not None:
+                out[f"heads[{h}].L"] = m.logits
             outputs.append(O)
         concat = sp.ImmutableMatrix.hstack(*outputs)
         out["concat"] = concat

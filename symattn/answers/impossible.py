@@ -7,6 +7,8 @@ a unit of its last written digit would do.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import sympy as sp
 from sympy.solvers.simplex import InfeasibleLPError, linprog
 
@@ -24,11 +26,14 @@ def _number(x: sp.Expr):
     return to_mpf(CONTEXT, x, {})
 
 
-def impossible(target: Target, given: list[list[Given]], facts: Facts) -> tuple[tuple[str, tuple], ...]:
+def impossible(target: Target, given: list[list[Given]], facts: Facts,
+               widen: Callable[[int, int], sp.Rational] | None = None
+               ) -> tuple[tuple[str, tuple], ...]:
     """Remarks (key, values) on the claimed rows of A or O that no weights could produce (the
-    claimed columns, in a problem laid out in columns: each is one query's)."""
+    claimed columns, in a problem laid out in columns: each is one query's); widen(i, j): how
+    much further than its rounding entry (i, j) may be under the judging rule."""
     if facts.columns:
-        return _by_columns(target, given, facts)
+        return _by_columns(target, given, facts, widen)
     head, _, stage = target.name.rpartition(".")
     if target.kind not in ("stage", "row") or stage not in ("A", "O") or not facts.matrices \
             or f"{head}.V".lstrip(".") not in facts.matrices:
@@ -39,17 +44,18 @@ def impossible(target: Target, given: list[list[Given]], facts: Facts) -> tuple[
         if any(g.value is None or g.value.free_symbols for g in entries):
             continue
         values = [g.value for g in entries]
-        slack = [half_unit(g) for g in entries]
+        slack = [half_unit(g) + (widen(i, j) if widen else 0) for j, g in enumerate(entries)]
         if stage == "A":
             total = sp.Add(*values)
             if abs(_number(total) - 1) > _number(sp.Add(*slack)) + EPSILON:
-                out.append(("row_sum", (i + 1, decimal_string(total, 6).rstrip("0").rstrip("."))))
+                out.append(("row_sum", (i + 1, sum_text(total))))
         elif not reachable(facts, i, values, slack, head):
             out.append(("outside_hull", (i + 1,)))
     return tuple(out)
 
 
-def _by_columns(target: Target, given: list[list[Given]], facts: Facts
+def _by_columns(target: Target, given: list[list[Given]], facts: Facts,
+                widen: Callable[[int, int], sp.Rational] | None
                 ) -> tuple[tuple[str, tuple], ...]:
     """impossible() of the book's columns, as the engine's rows (each remark says column)."""
     if target.kind == "stage":
@@ -59,8 +65,19 @@ def _by_columns(target: Target, given: list[list[Given]], facts: Facts
                                                                   row=target.column)
     else:
         return ()  # a row of the book's A or O is one key's, or one value dimension's
+    book_widen = None if widen is None else (lambda i, j: widen(j, i))  # the book's (row, column)
     return tuple((f"{key}_columns", values)
-                 for key, values in impossible(turned, rows, engine_facts(facts)))
+                 for key, values in impossible(turned, rows, engine_facts(facts), book_widen))
+
+
+def sum_text(total: sp.Expr) -> str:
+    """A row sum that is not 1, with enough places to show that it is not (1.00000001, never
+    1): six, or one past its first digit that differs from 1."""
+    difference = abs(_number(total) - 1)
+    places = 6 if difference >= CONTEXT.mpf(10) ** -6 else \
+        min(30, 1 - int(CONTEXT.floor(CONTEXT.log10(difference))))
+    text = decimal_string(total, places)
+    return text.rstrip("0").rstrip(".") if "." in text else text
 
 
 def half_unit(g: Given) -> sp.Rational:

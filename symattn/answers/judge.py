@@ -11,24 +11,22 @@ from math import comb
 
 import sympy as sp
 
-from ..limits import MAX_DECIMAL_EXPONENT, MAX_DIGITS
 from ..model import Facts, Grading
-from ..numeric import PrecisionError, context, decimal_string, magnitude, to_mpf
+from ..numeric import PrecisionError, context, magnitude, to_mpf
 from ..parse.claims import Claim, Given
 from ..exact.shown import decimals_shown
 from ..limits import MAX_PROOF_TERMS
-from .impossible import impossible
+from .impossible import half_unit, impossible
 from .book import BookMistakes
 from .head_mistakes import HeadMistakes
 from .mistakes import Mistakes
+from .precision import (FLOATS, Size, Sizes, agreement, off, rule_bound, within_allclose,
+                        within_float, written_number)
 from .results import EntryVerdict, Verdict, overall
+from .rounding import expected_decimal, rounded
 
 SCREEN_DIGITS = 60
 CONFIRM_DIGITS = 200
-FEEDBACK_PLACES = 4
-DECIMAL_RANGE = MAX_DIGITS + MAX_DECIMAL_EXPONENT + 1
-"""A decimal the parser reads lies below 10^DECIMAL_RANGE in size, and if not 0 above
-10^-DECIMAL_RANGE: a rounded value outside can equal no given decimal."""
 
 
 def judge(claim: Claim, facts: Facts, grading: Grading = Grading(),
@@ -46,7 +44,7 @@ def diagnose(verdict: Verdict, claim: Claim, facts: Facts, grading: Grading,
     verdict wrong with diagnosis "none", or "over_budget" when a mistake ran out of its budget.
     """
     stage = claim.target.name.rpartition(".")[2]  # heads[2].A: head 2's A
-    if verdict.status != "wrong" or facts.matrices is None \
+    if verdict.status != "wrong" or facts.matrices is None or verdict.only_precision \
             or claim.target.kind in ("shape", "scalar") or stage not in ("A", "O", "concat"):
         return verdict
     over_budget = False
@@ -65,7 +63,7 @@ def judge_claim(claim: Claim, facts: Facts, grading: Grading) -> Verdict:
     """Judge every entry of a claim against the exact facts."""
     t = claim.target
     if claim.error:
-        return Verdict(claim.key, "invalid", (), "unreadable", (claim.error,))
+        return Verdict(claim.key, "invalid", (), "unreadable", claim.reason)
     if t.kind != "scalar" and t.name not in facts.shapes:
         return Verdict(claim.key, "invalid", (), "not_given", (t.name,))
     if t.kind == "shape":
@@ -87,17 +85,30 @@ def judge_claim(claim: Claim, facts: Facts, grading: Grading) -> Verdict:
             return Verdict(claim.key, "invalid", (), "out_of_range", (t.row, t.column, rows, cols))
     unreadable = next((g for row in claim.rows for g in row if g.value is None), None)
     if unreadable is not None:
-        entry = EntryVerdict(None, "invalid", ("parse",), None, unreadable.text, unreadable.error or "")
+        entry = EntryVerdict(None, "invalid", ("parse", *unreadable.reason), None, unreadable.text,
+                             unreadable.error or "")
         return Verdict(claim.key, "invalid", (entry,))
     given = _fit(claim.rows, len(region), len(region[0]))
     if given is None:
-        sizes = (len(region), len(region[0]), len(claim.rows), max(len(r) for r in claim.rows))
-        return Verdict(claim.key, "wrong", (), "size", sizes)
-    entries = tuple(judge_entry(position, expected, g, grading, facts)
+        shape = (len(region), len(region[0]), len(claim.rows), max(len(r) for r in claim.rows))
+        return Verdict(claim.key, "wrong", (), "size", shape)
+    sizes = Sizes(facts)
+
+    def size(position: tuple[int, int] | None, expected: sp.Expr) -> Size:
+        return lambda: sizes.of(t.name, position, expected)
+
+    entries = tuple(judge_entry(position, expected, g, grading, facts, size(position, expected))
                     for row_e, row_g in zip(region, given) for (position, expected), g in zip(row_e, row_g))
     status = overall(e.status for e in entries)
-    remarks = impossible(claim.target, given, facts) if status == "wrong" else ()
-    return Verdict(claim.key, status, entries, remarks=remarks)
+    verdict = Verdict(claim.key, status, entries)
+    if status != "wrong" or verdict.only_precision:
+        return verdict
+
+    def widen(i: int, j: int) -> sp.Rational:
+        expected = facts.matrices[t.name][i, j] if facts.matrices else sp.S.Zero
+        return rule_bound(grading, expected, size((i, j), expected))
+
+    return replace(verdict, remarks=impossible(t, given, facts, None if grading == Grading() else widen))
 
 
 def _region(matrix: sp.ImmutableMatrix, t) -> list[list[tuple[tuple[int, int], sp.Expr]]] | None:
@@ -120,24 +131,30 @@ def _fit(rows: tuple[tuple[Given, ...], ...], n_rows: int, n_cols: int):
     return None
 
 
-def judge_entry(position, expected: sp.Expr, given: Given, grading: Grading,
-                facts: Facts) -> EntryVerdict:
-    """One entry by the rule that applies to how it was written."""
-    def verdict(status: str, rule: tuple, note: str = "") -> EntryVerdict:
-        places = max(FEEDBACK_PLACES, rule[1] + 2 if rule[0] in ("places", "tie") else 0)
-        decimal = None if expected.free_symbols or expected.is_Integer or status == "correct" \
-            or expected is sp.S.NegativeInfinity else decimal_string(expected, places)
+def judge_entry(position, expected: sp.Expr, given: Given, grading: Grading, facts: Facts,
+                size: Size | None = None) -> EntryVerdict:
+    """One entry by the rule that applies to how it was written; `size` is what the expected
+    value is computed from (precision.Sizes), by which float precision is measured."""
+    def verdict(status: str, rule: tuple, hint: tuple = ()) -> EntryVerdict:
+        decimal = None if status == "correct" else expected_decimal(
+            expected, given, rule[1] if rule[0] == "sigfigs" else None)
         shown = decimals_shown(expected) if facts.decimals and isinstance(expected, sp.Basic) \
             else expected
-        return EntryVerdict(position, status, rule, expected, given.text, note, decimal, shown)
+        if facts.decimals and decimal is not None and given.places is not None:
+            shown = None  # decimals beside decimals: the closed form of decimals helps nobody
+        return EntryVerdict(position, status, rule, expected, given.text, given.error or "",
+                            decimal, shown, hint)
 
     if given.value is None:
-        return verdict("invalid", ("parse",), given.error or "")
+        return verdict("invalid", ("parse", *given.reason))
     value = given.value
     if sp.S.NegativeInfinity in (expected, value) or value == expected:
+        if value != expected and facts.limits and facts.limits.get(expected) == value:
+            return verdict("correct", ("masked_infinity",))  # -oo, as mask_bias means it
         return verdict("correct" if value == expected else "wrong", ("exact",))
     numeric = not expected.free_symbols and not value.free_symbols
     written = given.places is not None or given.sigfigs is not None  # a decimal, rounded
+    size = size or (lambda: abs(to_mpf(context(40), expected, {})))
     if numeric and written and grading.sigfigs is not None:
         target = rounded(expected, grading.sigfigs - 1 - (magnitude(expected) or 0))
         return verdict("correct" if value == target else "wrong", ("sigfigs", grading.sigfigs))
@@ -145,12 +162,32 @@ def judge_entry(position, expected: sp.Expr, given: Given, grading: Grading,
         rule, ok = _within(expected, value, grading)
         if ok or written:
             return verdict("correct" if ok else "wrong", rule)
-    if numeric and given.sigfigs is not None:
-        status, _ = _decimal(expected, value, given.sigfigs - 1 - (magnitude(expected) or 0))
-        return verdict(status, ("sigfigs", given.sigfigs))
-    if numeric and given.places is not None:
-        return verdict(*_decimal(expected, value, given.places))
+    if numeric and grading.rule in FLOATS:
+        ok = within_float(grading.rule, expected, value, half_unit(given), size)
+        if ok:
+            return verdict("correct", ("float", grading.rule))
+        if written and ok is not None:  # a float32 printout judged as float64 says so
+            coarser = agreement(expected, value, half_unit(given), size, ("float32",)) \
+                if grading.rule == "float64" else None
+            return verdict("wrong", ("float", grading.rule, off(expected, value)), coarser or ())
+    if numeric and grading.rule == "allclose" and grading.rtol is not None and grading.atol is not None:
+        ok = within_allclose(expected, value, grading.rtol, grading.atol)
+        if ok or written and ok is not None:
+            return verdict("correct" if ok else "wrong",
+                           ("allclose", written_number(grading.rtol), written_number(grading.atol)))
+    if numeric and written:
+        if given.sigfigs is not None:
+            status, _ = _decimal(expected, value, given.sigfigs - 1 - (magnitude(expected) or 0))
+            rule: tuple = ("sigfigs", given.sigfigs)
+        else:
+            status, rule = _decimal(expected, value, given.places or 0)
+        hint = agreement(expected, value, half_unit(given), size) \
+            if status == "wrong" and grading == Grading() else None
+        return verdict(status, rule, hint or ())
     status, rule = equivalent(expected, value, facts)
+    if status == "undecided" and facts.limits and expected in facts.limits and \
+            equivalent(facts.limits[expected], value, facts)[0] == "correct":
+        return verdict("correct", ("masked", CONFIRM_DIGITS))  # as mask_bias means it
     return verdict(status, rule)
 
 
@@ -162,27 +199,6 @@ def _decimal(expected: sp.Expr, value: sp.Expr, places: int) -> tuple[str, tuple
         ok = value * 10 ** places in (low, high)
         return ("correct" if ok else "wrong"), ("tie", places)
     return ("correct" if value == rounded(expected, places) else "wrong"), ("places", places)
-
-
-def rounded(expected: sp.Expr, places: int) -> sp.Rational | None:
-    """The exact value rounded to `places` decimal places (negative: tens, hundreds, ...);
-    None when that is no decimal the parser reads (beyond 10^±DECIMAL_RANGE in size).
-
-    Irrational values are evaluated to the digits the rounding keeps (from the value's
-    magnitude), never to an integer of the value's size.
-    """
-    size = magnitude(expected)
-    if size is None or size + places < -1:  # below half a unit of the last place
-        return sp.S.Zero
-    if not -DECIMAL_RANGE <= size <= DECIMAL_RANGE:
-        return None
-    if expected.is_Rational:
-        scaled = expected * sp.Rational(10) ** places
-        units = sp.floor(abs(scaled) + sp.Rational(1, 2)) * (1 if scaled >= 0 else -1)
-    else:
-        ctx = context(size + places + 30)
-        units = int(ctx.nint(to_mpf(ctx, expected, {}) * ctx.mpf(10) ** places))
-    return sp.Rational(units) / sp.Rational(10) ** places
 
 
 def _within(expected: sp.Expr, value: sp.Expr, grading: Grading) -> tuple[tuple, bool]:

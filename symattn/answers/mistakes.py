@@ -26,7 +26,8 @@ MISTAKES = ("columns", "no_scale", "mask_after_softmax", "no_causal_mask", "mask
             "swap_kv", "sum_normalised")
 """Every mistake by its machine name, in the course's order (then the textbook's sum rule)."""
 
-Stages = tuple[sp.ImmutableMatrix, sp.ImmutableMatrix]
+Stages = tuple[sp.ImmutableMatrix, sp.ImmutableMatrix, sp.ImmutableMatrix | None]
+"""A mistake's A, O and the logits its softmax took (None: no softmax of its own)."""
 
 
 def _columns(problem: Problem, trace: Trace) -> Stages | None:
@@ -38,8 +39,9 @@ def _columns(problem: Problem, trace: Trace) -> Stages | None:
     turned = replace(problem, Q=problem.K, K=problem.Q, V=sp.ImmutableMatrix.zeros(problem.n_q, 1),
                      mask="none", keep=transposed, key_lengths=None, bias=bias,
                      fully_masked="zero", projections=None, tokens=None, key_tokens=None)
-    A = attend(turned).A.T
-    return A, _product(A, problem.V)
+    turned_trace = attend(turned)
+    A = turned_trace.A.T
+    return A, _product(A, problem.V), turned_trace.L.T
 
 
 def _no_scale(problem: Problem, trace: Trace) -> Stages | None:
@@ -56,7 +58,7 @@ def _mask_after_softmax(problem: Problem, trace: Trace) -> Stages | None:
     open_trace = attend(replace(problem, mask="none", keep=None, key_lengths=None, bias=bias))
     A = sp.ImmutableMatrix(open_trace.A.rows, open_trace.A.cols,
                            lambda i, j: open_trace.A[i, j] if trace.readable[i][j] else sp.S.Zero)
-    return A, _product(A, problem.V)
+    return A, _product(A, problem.V), open_trace.L
 
 
 def _no_causal_mask(problem: Problem, trace: Trace) -> Stages | None:
@@ -91,7 +93,7 @@ def _sum_normalised(problem: Problem, trace: Trace) -> Stages | None:
             return None
         rows.append([trace.L[i, j] / total if ok else sp.S.Zero for j, ok in enumerate(readable)])
     A = sp.ImmutableMatrix(rows)
-    return A, _product(A, problem.V)
+    return A, _product(A, problem.V), None
 
 
 RULES: dict[str, Callable[[Problem, Trace], Stages | None]] = {
@@ -102,7 +104,7 @@ RULES: dict[str, Callable[[Problem, Trace], Stages | None]] = {
 
 def _attend(problem: Problem) -> Stages:
     trace = attend(problem)
-    return trace.A, trace.O
+    return trace.A, trace.O, trace.L
 
 
 def _product(A: sp.ImmutableMatrix, V: sp.ImmutableMatrix) -> sp.ImmutableMatrix:
@@ -148,12 +150,18 @@ class Mistakes:
             return Mistake(name, None, None, "over_budget")
         if result is None:
             return Mistake(name, None, None, "not_applicable")
-        return Mistake(name, *result) if differs else Mistake(name, None, None, "same_result")
+        if not differs:
+            return Mistake(name, None, None, "same_result")
+        return Mistake(name, result[0], result[1], logits=result[2])
 
     def stages(self, name: str) -> dict[str, sp.ImmutableMatrix] | None:
-        """{"A": ..., "O": ...} of a mistake that gives a result of its own (for judging)."""
+        """{"A": ..., "O": ..., "L": ...} of a mistake that gives a result of its own (for
+        judging; L, the logits it took, measures float precision)."""
         found = self[name]
-        return {"A": found.A, "O": found.O} if found.applies else None
+        if not found.applies:
+            return None
+        logits = {} if found.logits is None else {"L": found.logits}
+        return {"A": found.A, "O": found.O, **logits}
 
     def all(self) -> tuple[Mistake, ...]:
         """Every mistake, in MISTAKES order."""

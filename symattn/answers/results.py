@@ -23,12 +23,15 @@ class EntryVerdict:
     position: tuple[int, int] | None
     status: str
     rule: tuple  # ("exact",), ("places", k), ("tie", k), ("tolerance", t), ("relative", t),
-    # ("sigfigs", n), ("shape",), ("numeric", digits)
+    # ("sigfigs", n), ("float", kind[, off]), ("allclose", rtol, atol), ("shape",),
+    # ("numeric", digits), ("parse", reason...): words/ phrases with their values
     expected: object  # an exact value, or a shape (rows, columns)
     given: str
     note: str = ""
-    expected_decimal: str | None = None  # the expected value to FEEDBACK_PLACES places
-    expected_shown: object = None  # the expected value as the problem's style shows it
+    expected_decimal: str | None = None  # the expected value written like the answer
+    expected_shown: object = None  # the expected value as the problem's style shows it (None:
+    # by its decimal alone, beside a decimal answer to a problem written in decimals)
+    hint: tuple = ()  # a wrong decimal that agrees to float precision: ("hint_float", kind, off)
 
 
 @dataclass(frozen=True)
@@ -43,6 +46,13 @@ class Verdict:
     diagnosis: str | None = None  # a classic mistake the claim matches; "none" (no mistake
     # gives it) or "over_budget" (one ran out of its budget); None: not diagnosed
     remarks: tuple[tuple[str, tuple], ...] = ()  # why the claim cannot be right: (key, values)
+
+    @property
+    def only_precision(self) -> bool:
+        """Whether every entry not correct agrees with its exact value to float precision (a
+        rule would accept the claim: no classic mistake or impossibility is looked for)."""
+        bad = [e for e in self.entries if e.status != "correct"]
+        return bool(bad) and all(e.hint for e in bad)
 
 
 @dataclass(frozen=True)
@@ -81,6 +91,7 @@ class Mistake:
     A: sp.ImmutableMatrix | None
     O: sp.ImmutableMatrix | None
     reason: str = ""  # "not_applicable", "same_result" or "over_budget" when A and O are None
+    logits: sp.ImmutableMatrix | None = None  # what its softmax took (None: no softmax of its own)
 
     @property
     def applies(self) -> bool:

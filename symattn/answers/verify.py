@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ..errors import InputError
 from ..exact.attention import attend
 from ..exact.heads import attend_heads
@@ -9,6 +11,7 @@ from ..model import Facts, Grading, MultiHeadProblem, Problem, ShapeProblem
 from ..parse.claims import Claim
 from .book import BookMistakes, book_facts
 from .judge import judge
+from .limits import masked_limits, masked_limits_heads
 from .head_mistakes import HeadMistakes
 from .mistakes import Mistakes
 from .results import Verification
@@ -26,10 +29,16 @@ def facts_and_mistakes(problem: AnyProblem
     found: tuple[Facts, Mistakes | HeadMistakes]
     if isinstance(problem, MultiHeadProblem):
         heads = attend_heads(problem)
-        found = heads.facts(), HeadMistakes(heads)
+        facts = heads.facts()
+        if any(h.mask_bias is not None for h in problem.heads):
+            facts = replace(facts, limits=masked_limits_heads(heads))
+        found = facts, HeadMistakes(heads)
     else:
         trace = attend(problem)
-        found = trace.facts(), Mistakes(problem, trace)
+        facts = trace.facts()
+        if problem.mask_bias is not None:
+            facts = replace(facts, limits=masked_limits(trace))
+        found = facts, Mistakes(problem, trace)
     if problem.layout == "columns":
         return book_facts(found[0]), BookMistakes(found[1])
     return found

@@ -17,6 +17,7 @@ from ..model import Problem, Trace, stage_shapes
 from ..model import sample_values as model_sample_values
 from ..numeric import PrecisionError, context, recompute, to_mpf
 from ..reports import CHECKS, CheckResult, Report
+from .leaks import check_masked_small
 from .signs import Signs
 
 COMPARED = ("R", "S", "M", "L", "A", "O")
@@ -33,7 +34,9 @@ def check(trace: Trace, digits: int = 50) -> Report:
         skipped = tuple(CheckResult(name, None, "not_run") for name in CHECKS[1:])
         return Report(results=(shapes, *skipped), digits=digits, max_difference=None)
     cross, difference = cross_check(trace, digits, values)
-    results = (shapes, check_row_sums(trace), check_masked_zero(trace),
+    masked = check_masked_small(trace, digits, values) if trace.masked_by_bias else \
+        check_masked_zero(trace)
+    results = (shapes, check_row_sums(trace), masked,
                check_nonnegative(trace, digits, values), check_output_bounds(trace, digits, values),
                cross, check_permutation(trace))
     return Report(results=results, digits=digits, max_difference=difference)
@@ -276,7 +279,8 @@ def _reversed_problem(trace: Trace, queries: bool, keys: bool
     p = trace.problem
     rows = list(range(p.n_q - 1, -1, -1)) if queries else list(range(p.n_q))
     columns = list(range(p.n_k - 1, -1, -1)) if keys else list(range(p.n_k))
-    keep = [[trace.readable[i][j] for j in columns] for i in rows]
+    hidden = trace.masked_by_bias  # with mask_bias the keep matrix carries its masks
+    keep = [[trace.readable[i][j] and not (hidden and hidden[i][j]) for j in columns] for i in rows]
     bias = p.bias.tolist() if p.bias is not None else None
     bias = [[bias[i][j] for j in columns] for i in rows] if bias else None
     Q = p.Q.extract(rows, list(range(p.d_k)))

@@ -76,7 +76,8 @@ def with_refusals(submissions: Submissions, graded: list[Graded]) -> list[Graded
     """Every answer of a row the submissions file refused marked invalid with the reason and
     its line, in place of what its empty text was judged."""
     refused = dict(submissions.refused)
-    return [Graded(g.student, tuple(Verdict(v.key, "invalid", (), "unreadable", (refused[s],))
+    return [Graded(g.student, tuple(Verdict(v.key, "invalid", (), "unreadable",
+                                            ("note_unreadable", refused[s]))
                                     for v in g.verdicts)) if s in refused else g
             for s, g in enumerate(graded)]
 

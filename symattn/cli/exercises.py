@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
 from pathlib import Path
 
 from ..answers.book import BookMistakes
@@ -19,6 +20,7 @@ from ..exercises.generator import (
     write_problems,
 )
 from ..exercises.problemset import exercises, problem_files
+from ..exact.shown import as_decimals
 from ..jobs import refuse_kind, settle
 from ..model import MultiHeadProblem
 from ..parse.spec import load_problem
@@ -65,7 +67,8 @@ def _mistakes(args: argparse.Namespace) -> int:
     """Each classic mistake's result; for [[heads]], each head's, head by head."""
     problem = load_problem(Path(args.file))
     refuse_kind(problem, "mistakes")
-    args.lang = settle(problem, {"lang": args.lang, "to": args.format}, flags=True).lang
+    settings = settle(problem, {"lang": args.lang, "to": args.format}, flags=True)
+    args.lang, places = settings.lang, settings.places
     heads = problem.heads if isinstance(problem, MultiHeadProblem) else (problem,)
     columns = problem.layout == "columns"  # the book's matrices, and its wrong axis (rows)
 
@@ -80,8 +83,10 @@ def _mistakes(args: argparse.Namespace) -> int:
         text = mistakes_json(found[0], args.lang, columns) if len(found) == 1 else \
             "[\n" + ",\n".join(mistakes_json(f, args.lang, columns).rstrip()
                                 for f in found) + "\n]\n"
-    else:
+    else:  # a value too long to print exactly by its decimals
+        shown = [tuple(replace(m, A=m.A and as_decimals(m.A, places),
+                               O=m.O and as_decimals(m.O, places)) for m in f) for f in found]
         text = "\n".join(mistakes_text(f, args.lang, title, columns)
-                         for f, title in zip(found, titles))
+                         for f, title in zip(shown, titles))
     write(text, args)
     return EXIT_OK

@@ -13,13 +13,14 @@ from dataclasses import dataclass, replace
 import mpmath
 import sympy as sp
 
-from ..exact.shown import Form, shown_form
-from ..model import STAGES, Trace
+from ..exact.shown import MAX_SHOWN_DIGITS, Form, long_stages, shown_form
+from ..model import STAGES, ShownDecimal, Trace
 from ..numeric import recompute
 from ..reports import Report
 from .approx import Approx, approximate
+from .bias import bias_shown, hidden_entries
 from .forms import integer_powers, over_root
-from .names import Name, choose_names
+from .names import Name, Naming, choose_names
 from .options import Options
 from .products import expanded_product
 
@@ -56,6 +57,8 @@ class Derivation:
     scalars: dict[str, sp.Expr]  # tau, s, 1/tau and √d_k as shown
     hidden: tuple[int, int] | None = None  # the masked score (row, key) that would have won its
     # row by the most, if one would have: the textbook shows it going to −∞
+    rounded: frozenset[str] = frozenset()  # the stages too long to write exactly (from long
+    # decimals such as NumPy's float64): shown by their decimals, ≈, and the rows not written out
 
     @property
     def columns(self) -> bool:
@@ -84,32 +87,43 @@ def derive(trace: Trace, report: Report, options: Options = Options(),
     options = options.checked(trace.problem.n_q)
     trace = trace.complete()  # every stage a renderer shows is built here, not while it renders
     p = trace.problem
-    naming = choose_names(trace, set() if taken is None else taken)
+    rounded = long_stages(trace)
+    naming = Naming((), {}, {}) if rounded else \
+        choose_names(trace, set() if taken is None else taken)
     form = _form(p)
-    display = _display(trace, naming.inner, naming.whole, form)
     numbers = _numbers(trace, options.places) if not p.symbols else None
     seen: dict[sp.Expr, Approx | None] = {}
-    decimals = {name: _grid(trace.stage(name) if name != "E" else trace.E, numbers[name],
-                            options.places, seen) for name in DECIMAL_STAGES} if numbers else {}
+    decimals = {name: _grid(trace.stage(name) if name != "E" else trace.E, numbers.get(name),
+                            options.places, seen)
+                for name in DECIMAL_STAGES + tuple(sorted(rounded - set(DECIMAL_STAGES)))
+                } if numbers else {}
+    display = _display(trace, naming.inner, naming.whole, form, _form(p, None), rounded, decimals)
     if numbers:
         decimals["Z"] = [[approximate(z, n, options.places) if z is not None else None]
                          for z, n in zip(trace.Z, numbers["Z"])]
     values = _values(naming)
-    names = tuple(replace(n, value=_given(n.value, trace) or form(n.value),
+    names = tuple(replace(n, value=n.value if n.kind == "small" else  # e^{-10^9} as it is
+                          _given(n.value, trace) or form(n.value),
                           decimal=approximate(values[n.symbol], None, options.places)
                           if numbers else None) for n in naming.names)
     return Derivation(
         trace=trace, report=report, options=options, names=names,
         display=display,
-        sums=tuple(form(z.xreplace(naming.inner)) if z is not None else None for z in trace.Z),
-        decimals=decimals, rows=tuple(_row_steps(trace, i, form) for i in _rows(trace, options)),
+        sums=tuple(None if z is None else _shown(decimals["Z"][i][0]) if "E" in rounded else
+                   form(z.xreplace(naming.inner)) for i, z in enumerate(trace.Z)),
+        decimals=decimals, rows=() if rounded else
+        tuple(_row_steps(trace, i, form) for i in _rows(trace, options)),
         heat=_heat(numbers["A"]) if options.figure and numbers else None,
         difference=mpmath.nstr(report.max_difference or 0, 2),
         scalars={"tau": form(p.temperature),
                  "s": p.scale_factor if p.scale is None else form(p.scale_factor),
                  "inverse_temperature": form(1 / p.temperature),
-                 "root": sp.sqrt(p.key_dimension) if p.key_dimension else sp.S.One},
+                 "root": sp.sqrt(p.key_dimension) if p.key_dimension else sp.S.One,
+                 **({"mask_bias": bias_shown(p.mask_bias)} if p.mask_bias is not None else {}),
+                 **({"book_scale": over_root(sp.S.One, p.key_dimension)}  # S, L hold it
+                    if p.start in ("S", "L") and p.key_dimension else {})},
         hidden=hidden_winner(trace),
+        rounded=rounded,
     )
 
 
@@ -119,11 +133,13 @@ def hidden_winner(t: Trace) -> tuple[int, int] | None:
     have won."""
     best = None
     for i in range(t.S.rows):
-        if all(t.readable[i]):
+        reads = [ok and not (t.masked_by_bias and t.masked_by_bias[i][j])
+                 for j, ok in enumerate(t.readable[i])]
+        if all(reads):
             continue  # nothing hidden in this row
-        readable = [sp.N(t.S[i, j]) for j in range(t.S.cols) if t.readable[i][j]]
+        readable = [sp.N(t.S[i, j]) for j in range(t.S.cols) if reads[j]]
         for j in range(t.S.cols):
-            if t.readable[i][j] or not readable or not t.S[i, j].is_number:
+            if reads[j] or not readable or not t.S[i, j].is_number:
                 continue
             margin = sp.N(t.S[i, j]) - max(readable)
             if margin > 0 and (best is None or margin > best[0]):
@@ -131,8 +147,8 @@ def hidden_winner(t: Trace) -> tuple[int, int] | None:
     return None if best is None else best[1:]
 
 
-def _form(problem) -> callable:
-    shown = shown_form(problem)
+def _form(problem, limit: int | None = MAX_SHOWN_DIGITS) -> Callable[[sp.Basic], sp.Basic]:
+    shown = shown_form(problem, limit)
     return lambda value: integer_powers(shown(value))
 
 
@@ -144,20 +160,27 @@ def _values(naming) -> dict[sp.Symbol, sp.Expr]:
     return values
 
 
-def _display(trace: Trace, inner: dict, whole: dict, form: Form) -> Shown:
-    """Every stage as shown: names substituted, S as R/√d_k, O in the weights' names."""
+def _display(trace: Trace, inner: dict, whole: dict, form: Form, given: Form,
+             rounded: frozenset[str], decimals: dict[str, Grid]) -> Shown:
+    """Every stage as shown: names substituted, S as R/√d_k, O in the weights' names; the
+    inputs as written (given); a rounded stage by its decimals."""
     p = trace.problem
-    display = {name: form(trace.stage(name).xreplace(inner) if name in NAMED else trace.stage(name))
-               for name in STAGES}
+    if rounded:
+        return _rounded_display(trace, given, rounded, decimals)
+    display = {name: (given if name in _inputs(p) else form)(
+        trace.stage(name).xreplace(inner) if name in NAMED else trace.stage(name))
+        for name in STAGES}
     if p.scale is None and p.start == "Q":
         d = p.key_dimension
         display["S"] = sp.ImmutableMatrix(p.n_q, p.n_k, [
-            inner[s] if s in inner else over_root(r, d) if r.is_number else display["S"][k]
-            for k, (r, s) in enumerate(zip(trace.R, trace.S))])
+            inner[s] if s in inner else _over_root(r, d, p.decimals, form) if r.is_number
+            else display["S"][k] for k, (r, s) in enumerate(zip(trace.R, trace.S))])
         if p.temperature == 1 and p.bias is None:
             display["L"] = sp.ImmutableMatrix(p.n_q, p.n_k, [
                 s if ok else sp.S.NegativeInfinity
                 for s, ok in zip(display["S"], (x for row in trace.readable for x in row))])
+    display["M"], display["L"] = hidden_entries(trace, display["M"], display["L"], display["S"],
+                                                form)
     display["A"] = trace.A.applyfunc(lambda x: whole.get(x, form(x.xreplace(inner))))
     display["E"] = form(trace.E.xreplace(inner))
 
@@ -167,13 +190,60 @@ def _display(trace: Trace, inner: dict, whole: dict, form: Form) -> Shown:
     if whole and all(x.is_Rational or x in whole for x in trace.A):
         display["O"] = form(sp.ImmutableMatrix(display["A"] * p.V).applyfunc(sp.expand))
     if p.projections is not None:
-        display.update({name: form(getattr(p.projections, name)) for name in PROJECTED
+        display.update({name: given(getattr(p.projections, name)) for name in PROJECTED
                         if getattr(p.projections, name) is not None})
 
     def weights():  # with a and t but without p, q, ...
         return form(trace.A.xreplace(inner))
 
     return Shown(display, {"N": numerators, "W": weights})
+
+
+def _over_root(r: sp.Expr, d: int, decimals: bool, form: Form) -> sp.Expr:
+    """A scaled score as the course writes it (over_root); in a problem written in decimals a
+    rational score stays a decimal: 0.455/2 = 0.2275, 0.175/√2 (not 91/400, 7/(40√2))."""
+    if not decimals or not r.is_Rational or r.is_Integer:
+        return over_root(r, d)
+    root = sp.sqrt(d)
+    if root.is_Rational:
+        return form(r / root)
+    return sp.Mul(form(r), sp.Pow(root, -1, evaluate=False), evaluate=False)
+
+
+def _inputs(p) -> tuple[str, ...]:
+    """The stages the problem gives (shown as written): Q, K, V unless they are projections,
+    and M (the mask and bias)."""
+    return ("M",) if p.projections is not None else ("Q", "K", "V", "M")
+
+
+def _rounded_display(trace: Trace, given: Form, rounded: frozenset[str],
+                     decimals: dict[str, Grid]) -> Shown:
+    """The stages of a problem with a stage too long to write: the inputs as written, the
+    rounded stages by their decimals (ShownDecimal, which the documents mark ≈), the others
+    exact; nothing is built later (the rows are not written out)."""
+    p = trace.problem
+    display = {}
+    for name in STAGES:
+        if name in rounded:
+            display[name] = sp.ImmutableMatrix([[_shown(a) for a in row] for row in decimals[name]])
+        else:
+            display[name] = given(trace.stage(name))
+    display["E"] = sp.ImmutableMatrix([[_shown(a) for a in row] for row in decimals["E"]])
+    if p.projections is not None:
+        display.update({name: given(getattr(p.projections, name)) for name in PROJECTED
+                        if getattr(p.projections, name) is not None})
+    return Shown(display, {})
+
+
+def _shown(a: Approx | None) -> sp.Expr:
+    """An Approx as a value to print: its digits (0 for a masked entry's weight)."""
+    if a is None:
+        return sp.S.NegativeInfinity
+    if a.exponent:
+        return sp.Mul(ShownDecimal(a.digits), sp.Pow(10, a.exponent, evaluate=False),
+                      evaluate=False)
+    text = a.digits.removeprefix("-")
+    return -ShownDecimal(text) if a.digits.startswith("-") else ShownDecimal(text)
 
 
 class Shown(Mapping):
@@ -224,6 +294,7 @@ def _grid(matrix: sp.ImmutableMatrix, numbers, places: int, seen: dict) -> Grid:
         if x not in seen:
             seen[x] = approximate(x, number, places)
         return seen[x]
+    numbers = numbers or [[None] * matrix.cols] * matrix.rows
     return [[decimal(x, number) for x, number in zip(row, numbers_row)]
             for row, numbers_row in zip(matrix.tolist(), numbers)]
 

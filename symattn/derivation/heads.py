@@ -5,7 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import mpmath
+import sympy as sp
 
+from ..exact.shown import shown_form
 from ..model import MultiHeadTrace
 from ..reports import HeadsReport
 from .approx import Approx, approximate
@@ -22,6 +24,7 @@ class HeadsDerivation:
     report: HeadsReport
     decimals: list[list[Approx | None]]
     difference: str
+    W_O: sp.ImmutableMatrix  # as written (a long decimal as its digits)
 
 
 def derive_heads(trace: MultiHeadTrace, report: HeadsReport,
@@ -32,4 +35,5 @@ def derive_heads(trace: MultiHeadTrace, report: HeadsReport,
     output = trace.output
     decimals = [[approximate(output[i, j], None, options.places) for j in range(output.cols)]
                 for i in range(output.rows)] if not trace.problem.symbols else []
-    return HeadsDerivation(trace, heads, report, decimals, mpmath.nstr(report.difference, 2))
+    W_O = shown_form(trace.heads[0].problem, None)(trace.problem.W_O)
+    return HeadsDerivation(trace, heads, report, decimals, mpmath.nstr(report.difference, 2), W_O)

@@ -14,6 +14,7 @@ import sympy as sp
 from ..exact.shown import decimal
 from ..model import ShownDecimal, Trace
 from .approx import Approx
+from .bias import EPSILON_LETTERS, bias_shown, small_factor, small_parts
 
 WEIGHT_NAMES = ("p", "q", "r", "u", "w", "b", "c")
 GENERATOR_LETTERS = ("t", "u", "w", "z", "g")
@@ -31,7 +32,7 @@ class Name:
 
     symbol: sp.Symbol
     value: sp.Expr
-    kind: str  # "logit" (a), "generator" (t) or "weight" (p)
+    kind: str  # "logit" (a), "generator" (t), "small" (ε = e^(-10^9), mask_bias) or "weight" (p)
     formula: sp.Expr | None = None
     decimal: Approx | None = None
 
@@ -58,11 +59,29 @@ def choose_names(trace: Trace, taken: set[str]) -> Naming:
         symbol = sp.Symbol(fresh(LOGIT_LETTERS, taken), real=True)
         names.append(Name(symbol, value, "logit"))
         inner[value] = symbol
-    for symbol, (value, powers) in _generators(trace, set(inner), taken).items():
+    excluded = set(inner) | _small(trace, taken, names, inner)
+    for symbol, (value, powers) in _generators(trace, excluded, taken).items():
         inner.update({sp.exp(k * value): symbol ** k for k in powers})
         names.append(Name(symbol, sp.exp(value.xreplace(inner)), "generator"))
     whole = _weights(trace, inner, taken, names)
     return Naming(tuple(names), inner, whole)
+
+
+def _small(trace: Trace, taken: set[str], names: list[Name], inner: dict[sp.Expr, sp.Expr]
+           ) -> set[sp.Expr]:
+    """With mask_bias: ε = e^(-10^9/τ) named and written into inner; the exp arguments it
+    replaces (no generator is chosen for them)."""
+    g = small_factor(trace)
+    if g is None:
+        return set()
+    symbol = sp.Symbol(fresh(EPSILON_LETTERS, taken, commit=False), positive=True)
+    parts, arguments = small_parts(trace, symbol, g)
+    if not parts:
+        return set()
+    taken.add(symbol.name)
+    names.append(Name(symbol, sp.exp(bias_shown(g), evaluate=False), "small"))
+    inner.update(parts)
+    return arguments
 
 
 def _weights(trace: Trace, inner: dict[sp.Expr, sp.Expr], taken: set[str], names: list[Name]

@@ -53,6 +53,11 @@ def sentence(d: Derivation, result: CheckResult) -> tuple[Segment, ...]:
         count = values.get("count", 0)
         return segments("tb_check_masked_zero" if count else "tb_check_masked_none", lang,
                         count=count)
+    if result.check == "masked_small":
+        if "below" not in values:
+            return segments(said("tb_check_masked_small_none", c), lang)
+        return segments("tb_check_masked_small", lang, count=values["count"],
+                        below=values["below"], bias=math(d.scalars["mask_bias"]))
     if result.check == "numeric":
         return fill(segments("tb_check_numeric", lang, digits=values["digits"], at="\x00",
                               difference=scientific(d.difference)), at)

@@ -11,8 +11,9 @@ from ..printing.printer import math, needs_cjk
 from . import laid_out
 from .blocks import Block, Display, Heading, Heatmap, Label, segments, step, title_segments
 from .checks import check_blocks
+from .rounded import rounded
 from .setup import setup
-from .textbook import over_sums, sum_definitions, textbook, wide_sums
+from .textbook import any_hidden, over_sums, sum_definitions, textbook, wide_sums
 from .walk import row_blocks
 
 SUMMARY_FORMULAS = {"S": None, "M": None, "L": r"\frac{S + M}{\tau}",
@@ -27,7 +28,8 @@ def build(d: Derivation) -> list[Block]:
     wide = lang == "en" and needs_cjk("".join(text for _, text in heading))
     blocks: list[Block] = [Heading(1, heading, short=segments("derivation", lang) if wide else ())]
     blocks += setup(d, fit)
-    blocks += summary(d, fit) if d.options.detail == "summary" else textbook(d, fit)
+    blocks += rounded(d, fit) if d.rounded else \
+        summary(d, fit) if d.options.detail == "summary" else textbook(d, fit)
     for steps in d.rows:
         blocks += row_blocks(d, steps, fit)
     blocks += heatmap(d)
@@ -40,7 +42,8 @@ def heatmap(d: Derivation) -> list[Block]:
     if d.heat is None:
         return []
     p = laid_out(d.trace).problem
-    cells_ = [[a.digits if a.exponent == 0 else a.text for a in row] for row in d.decimals["A"]]
+    cells_ = [[a.digits if a.exponent == 0 else a.text if a.exponent > -100 else "0+"
+               for a in row] for row in d.decimals["A"]]  # e^(-10^9): too long a cell
     heat = [list(row) for row in d.heat]
     rows, columns = p.row_labels, p.column_labels
     if d.columns:  # the book's A: one column per query
@@ -62,7 +65,7 @@ def summary(d: Derivation, fit: Fit) -> list[Block]:
     lines: list[str] = []
     wide = wide_sums(d)
     for stage in p.shown_stages:
-        if stage in ("Q", "K", "V", p.start) or stage == "M" and all(all(r) for r in d.trace.readable):
+        if stage in ("Q", "K", "V", p.start) or stage == "M" and not any_hidden(d.trace):
             continue
         formula = formulas[stage] or (
             r"\frac{R}{\sqrt{d_k}}" if stage == "S" and p.scale is None else

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from ..derivation import HeadsDerivation
 from ..derivation.orientation import T, bias_term, heads_output, said
-from ..printing.fit import Fit, chain
-from ..printing.matrices import approx_cells, cells, matrix_lines, query, transposed
-from ..printing.printer import matrix, matrix_of
+from ..printing.fit import Fit
+from ..printing.matrices import approx_cells, cells, matrix_lines
+from ..printing.printer import matrix_of
 from .blocks import Block, Display, Heading, Paragraph, segments, step, title_segments
 from .checks import check_blocks, scientific
 from .derivation import heatmap, summary
+from .rounded import rounded
+from .rounding import stage_cells
 from .setup import projections, setup
 from .textbook import textbook
 from .walk import row_blocks
@@ -39,8 +41,9 @@ def build_heads(d: HeadsDerivation) -> list[Block]:
     blocks += setup(d.heads[0], fit, projections_too=False)
     for k, head in enumerate(d.heads, start=1):
         blocks.append(Heading(2, segments("head", lang, k=k)))
-        inner = projections(head, fit) + (summary(head, fit) if head.options.detail == "summary"
-                                          else textbook(head, fit))
+        inner = projections(head, fit) + (
+            rounded(head, fit) if head.rounded else
+            summary(head, fit) if head.options.detail == "summary" else textbook(head, fit))
         for steps in head.rows:
             inner += row_blocks(head, steps, fit)
         inner += heatmap(head)
@@ -48,19 +51,24 @@ def build_heads(d: HeadsDerivation) -> list[Block]:
         blocks += [Heading(b.level + 1, b.segments) if isinstance(b, Heading) else b
                    for b in inner]
     names = ", ".join(rf"\text{{head}}_{{{k}}}" for k in range(1, len(t.heads) + 1))
-    concat = matrix_lines("C", [("=", rf"\operatorname{{Concat}}({names})")], cells(t.concat),
-                          None, fit, "C", columns=c)
-    book = [d.heads[0].book(m) for m in (p.W_O, t.concat)]
-    product = matrix_of(book[0]) + matrix_of(book[1]) if c else matrix_of(t.concat) + matrix_of(p.W_O)
-    if p.b_O is not None:
-        product += " + " + bias_term(matrix_of(d.heads[0].book(p.b_O)), c)
-    output = matrix_lines(r"\operatorname{MHA}(X)", [
-        ("=", heads_output(p.b_O is not None, c)), ("=", product)],
-        cells(t.output), approx_cells(d.decimals), fit, "O", columns=c)
-    shortened = bool(d.decimals) and not all(fit.fits(line) for line in concat + output)
+    if any("O" in head.rounded for head in d.heads):
+        concat, output = _decimals_only(d, names, fit)
+        shortened = False  # each head's rounding is said where it begins
+    else:
+        concat = matrix_lines("C", [("=", rf"\operatorname{{Concat}}({names})")],
+                              cells(t.concat), None, fit, "C", columns=c)
+        book = [d.heads[0].book(m) for m in (d.W_O, t.concat)]
+        product = matrix_of(book[0]) + matrix_of(book[1]) if c else \
+            matrix_of(t.concat) + matrix_of(d.W_O)
+        if p.b_O is not None:
+            product += " + " + bias_term(matrix_of(d.heads[0].book(p.b_O)), c)
+        output = matrix_lines(r"\operatorname{MHA}(X)", [
+            ("=", heads_output(p.b_O is not None, c)), ("=", product)],
+            cells(t.output), approx_cells(d.decimals), fit, "O", columns=c)
+        shortened = bool(d.decimals) and not all(fit.fits(line) for line in concat + output)
     if shortened:  # exact entries wider than any line: decimals, each head's O stands above
         concat, output = _decimals_only(d, names, fit)
-    weights = matrix_lines("W_O", [], cells(p.W_O), None, fit, "W_O", columns=c)
+    weights = matrix_lines("W_O", [], cells(d.W_O), None, fit, "W_O", columns=c)
     if p.b_O is not None:
         weights += matrix_lines("b_O" if c else f"b_O{T}", [], cells(p.b_O), None, fit, "b_O",
                                 columns=c)
@@ -79,7 +87,8 @@ def build_heads(d: HeadsDerivation) -> list[Block]:
 def _decimals_only(d: HeadsDerivation, names: str, fit: Fit) -> tuple[list[str], list[str]]:
     """C and MHA(X) by their decimals alone, for exact entries no line can hold: each head's
     exact output stands in its own section, and the sentence after MHA(X) says so."""
-    concat = [[cell for head in d.heads for cell in approx_cells(head.decimals["O"])[i]]
+    concat = [[cell for head in d.heads for cell in (
+        stage_cells(head, "O") if "O" in head.rounded else approx_cells(head.decimals["O"]))[i]]
               for i in range(d.trace.concat.rows)]
     c, biased = d.heads[0].columns, d.trace.problem.b_O is not None
     return (_approx("C", "C", rf"\operatorname{{Concat}}({names})", concat, fit, c),
@@ -90,8 +99,7 @@ def _decimals_only(d: HeadsDerivation, names: str, fit: Fit) -> tuple[list[str],
 def _approx(lhs: str, name: str, formula: str, rows: list[list[str]], fit: Fit,
             columns: bool = False) -> list[str]:
     """lhs = formula ≈ [rows] on one line if it fits, else one row to a line (name_{i,·}; one
-    query's column, name_{·,i}, in a problem laid out in columns); rows: one per query."""
-    shown = transposed(rows) if columns else rows
-    return chain(lhs, [("=", formula), (r"\approx", matrix(shown))], fit) or [
-        f"{lhs} &= {formula}", *(rf"{query(name, i, columns)} &\approx \bigl({', '.join(row)}\bigr)"
-                                 + (T if columns else "") for i, row in enumerate(rows))]
+    query's column, name_{·,i}, in a problem laid out in columns), each broken after a comma
+    when it is too wide; rows: one per query."""
+    return matrix_lines(lhs, [("=", formula)], rows, None, fit, name, relation=r"\approx",
+                        columns=columns)

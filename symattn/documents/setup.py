@@ -6,9 +6,10 @@ from __future__ import annotations
 from ..derivation import Derivation
 from ..derivation.orientation import bias_name, bias_term, projection, said
 from ..printing.fit import Fit, chain, pack
-from ..printing.matrices import cells, stacked
-from ..printing.printer import matrix, tau_equation
+from ..printing.matrices import cells, matrix_lines, stacked
+from ..printing.printer import math, matrix, tau_equation
 from ..words import phrase
+from .rounding import rounding_note, stage_cells
 from .blocks import Block, Display, Label, Paragraph, Segment, joined, segments, step
 
 
@@ -53,12 +54,18 @@ def setup(d: Derivation, fit: Fit, projections_too: bool = True) -> list[Block]:
         blocks.append(step(lead + segments("tb_colon", lang), Display(tuple(_inputs(d, fit, sources)))))
         blocks += projections(d, fit) if projections_too else []
     elif p.start != "Q":
-        given = joined(lead, segments("tb_semicolon", lang) + segments(f"tb_given_{p.start}", lang),
-                       separator="") + segments("tb_colon", lang)
+        book = segments("tb_given_scale", lang, d_k=p.key_dimension, s=math(d.scalars["book_scale"],
+                        slash=True)) if "book_scale" in d.scalars else ()
+        given = joined(lead, segments("tb_semicolon", lang) + segments(f"tb_given_{p.start}", lang)
+                       + book, separator="") + segments("tb_colon", lang)
         blocks.append(step(given, Display(tuple(_inputs(d, fit, (p.start, "V"))))))
     else:
         blocks.append(step(lead + segments("tb_colon", lang),
                            Display(tuple(_inputs(d, fit, ("Q", "K", "V"))))))
+    whole = [str(i + 1) for i, row in enumerate(d.trace.masked_by_bias) if all(row)]
+    if whole:
+        blocks.append(Paragraph(segments(said("tb_bias_whole_rows", c), lang, rows=", ".join(whole),
+                                         bias=math(d.scalars["mask_bias"]))))
     if d.trace.fully_masked_rows:
         rows = ", ".join(str(i + 1) for i in d.trace.fully_masked_rows)
         how = phrase(f"how_{p.fully_masked}", lang)
@@ -76,12 +83,14 @@ def _masks(d: Derivation) -> tuple[Segment, ...]:
         out += segments("tb_mask_lengths", lang, lengths=", ".join(map(str, p.key_lengths)))
     if p.bias is not None:
         out += segments("tb_mask_bias", lang)
+    if p.mask_bias is not None:
+        out += segments("tb_mask_bias_added", lang, bias=math(d.scalars["mask_bias"]))
     return out
 
 
 def _inputs(d: Derivation, fit: Fit, names: tuple[str, ...]) -> list[str]:
     """name = [matrix] for each input, side by side as they fit, the last with a full stop."""
-    items = [item for name in names for item in stacked(name, cells(d.shown(name)))]
+    items = [item for name in names for item in stacked(name, cells(d.shown(name)), fit)]
     items[-1] += "."
     return pack(items, fit) or items
 
@@ -92,22 +101,27 @@ def projections(d: Derivation, fit: Fit) -> list[Block]:
     lang, shown, c = d.options.lang, d.display, d.columns
     source = "Y" if "Y" in shown else "X"
     key = "tb_projections_cross" if source == "Y" else said("tb_projections", c)
-    weights = [item for w in ("W_Q", "W_K", "W_V") for item in stacked(w, cells(d.shown(w)))]
+    weights = [item for w in ("W_Q", "W_K", "W_V") for item in stacked(w, cells(d.shown(w)), fit)]
     weights += [item for b in ("b_Q", "b_K", "b_V") if b in shown
-                for item in stacked(bias_name(b[-1], c), cells(d.shown(b)))]
+                for item in stacked(bias_name(b[-1], c), cells(d.shown(b)), fit)]
     lines: list[str] = []
     for name, x in (("Q", "X"), ("K", source), ("V", source)):
         w, b = f"W_{name}", f"b_{name}" if f"b_{name}" in shown else None
+        formula = projection(name, x, b is not None, c)
+        if name in d.rounded:  # long products: the decimals alone, row by row if need be
+            lines += matrix_lines(name, [("=", formula)], stage_cells(d, name), None, fit,
+                                  name, relation=r"\approx", columns=c)
+            continue
         factors = (w, x) if c else (x, w)
         product = "".join(matrix(cells(d.shown(f))) for f in factors)
         if b is not None:
             product += " + " + bias_term(matrix(cells(d.shown(b))), c)
-        formula = projection(name, x, b is not None, c)
         terms = [("=", formula), ("=", product), ("=", matrix(cells(d.shown(name))))]
         blocks = stacked(name, cells(d.shown(name)))
         lines += chain(name, terms, fit) or chain(name, [terms[0], terms[2]], fit) or (
             [f"{name} &= {terms[2][1]}"] if len(blocks) == 1 else
             [f"{name} &= {formula}"] + [line.replace(" = ", " &= ", 1)
                                         for line in pack(blocks, fit) or blocks])
+    note = (rounding_note(d),) if d.rounded & {"Q", "K", "V"} else ()
     return [step(segments(key, lang), Display(tuple(pack(weights, fit) or weights)),
-                 Display(tuple(lines)))]
+                 Display(tuple(lines))), *note]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import sympy as sp
 
 from ..derivation import Derivation, Name
+from ..model import Trace
 from ..derivation.keys import key_order
 from ..derivation.orientation import output as output_formula, said, scores as scores_formula
 from ..printing.fit import Fit, chain, pack
@@ -27,8 +28,18 @@ def textbook(d: Derivation, fit: Fit) -> list[Block]:
 def same_logits(d: Derivation) -> bool:
     """L is S itself: no mask, no bias, τ = 1."""
     t = d.trace
-    return t.problem.temperature == 1 and t.problem.bias is None and \
-        all(all(row) for row in t.readable) and t.problem.start in ("Q", "R", "S")
+    return t.problem.temperature == 1 and t.problem.bias is None and not any_hidden(t) and \
+        t.problem.start in ("Q", "R", "S")
+
+
+def any_hidden(t: Trace) -> bool:
+    """Whether a mask hides a key: to −∞, or by a large bias (mask_bias)."""
+    return not all(all(row) for row in t.readable) or any(any(row) for row in t.masked_by_bias)
+
+
+def by_bias(t: Trace) -> bool:
+    """Whether a mask hides a key by a large finite bias (mask_bias), not by −∞."""
+    return any(any(row) for row in t.masked_by_bias)
 
 
 def names_of(d: Derivation, kind: str) -> list[Name]:
@@ -56,6 +67,10 @@ def _introduce(d: Derivation, names: list[Name], key: str
     if all(Fit(INLINE_NAME).fits(_name(n)) for n in names):
         return fill(words, name_segments(d, names)), ()
     lines = tuple(f"{math(n.symbol)} &= " + _name(n).split(" = ", 1)[1] for n in names)
+    if key == "tb_with":  # ", with ε as below," (not ", with ,")
+        words = segments("tb_with_below", d.options.lang, names="\x00")
+        return fill(words, listing([(("math", math(n.symbol)),) for n in names],
+                                   d.options.lang)), (Display(lines),)
     return fill(words, ()), (Display(lines),)
 
 
@@ -97,18 +112,21 @@ def logits(d: Derivation, fit: Fit) -> list[Block]:
     if same_logits(d):
         return []
     tau = d.scalars["tau"]
-    masked = not all(all(row) for row in t.readable)
+    masked, biased = any_hidden(t), by_bias(t)
+    sets = {"bias": math(d.scalars["mask_bias"])} if biased else {}
     lead: tuple[Segment, ...] = ()
     blocks: list[Block] = []
     if p.mask in ("causal", "causal-bottom-right") and p.keep is None and p.key_lengths is None \
             and p.bias is None and p.mask == "causal":
-        lead = segments(said("tb_mask_sets_causal", c), lang) + _hidden(d)
+        lead = segments(said("tb_bias_sets_causal" if biased else "tb_mask_sets_causal", c),
+                        lang, **sets) + _hidden(d)
     elif masked or p.bias is not None:
         key = "tb_mask_matrix_bias" if p.bias is not None else "tb_mask_matrix"
         blocks.append(step(segments(key, lang) + segments("tb_colon", lang),
                            Display(tuple(matrix_lines("M", [], cells(shown["M"]), None, fit,
                                                       "M", columns=c)))))
-        lead = segments(said("tb_mask_sets", c), lang) + _hidden(d) if masked else ()
+        lead = segments(said("tb_bias_sets" if biased else "tb_mask_sets", c), lang, **sets) + \
+            _hidden(d) if masked else ()
     if p.start == "L":
         return blocks
     if lead:
@@ -148,8 +166,15 @@ def _hidden(d: Derivation) -> tuple[Segment, ...]:
     if d.hidden is None:
         return ()
     i, j = d.hidden
-    chain_tex = (rf"{entry('S', i, j, d.columns)} + {entry('M', i, j, d.columns)} = "
-                 rf"{math(d.display['S'][i, j], slash=True)} + (-\infty) = -\infty")
+    score = math(d.display['S'][i, j], slash=True)
+    if by_bias(d.trace):
+        bias = d.scalars["mask_bias"]
+        result = sp.Add(d.display["S"][i, j], bias, evaluate=False) if d.display["S"][i, j] \
+            else bias
+        hides = rf"{score} + ({math(bias)}) = {math(result, slash=True)}"
+    else:
+        hides = rf"{score} + (-\infty) = -\infty"
+    chain_tex = rf"{entry('S', i, j, d.columns)} + {entry('M', i, j, d.columns)} = {hides}"
     return segments(said("tb_hidden", d.columns), d.options.lang, chain=chain_tex)
 
 
@@ -159,7 +184,7 @@ def weights(d: Derivation, fit: Fit) -> list[Block]:
     masked = not all(all(row) for row in t.readable)
     live = [i for i in range(t.A.rows) if d.sums[i] is not None]
     one = "_one" if len(live) == 1 else ""  # a single row is "the row", its sum "its sum"
-    named, shown_names = _introduce(d, names_of(d, "generator"), "tb_with")
+    named, shown_names = _introduce(d, names_of(d, "small") + names_of(d, "generator"), "tb_with")
     lead = segments(said("tb_exponentiate" + one, c), lang) + (
         segments("tb_minus_infinity", lang) if masked else ()) + named + segments("tb_gives", lang)
     vectors = [row_vector([math(shown["E"][i, j], slash=True) for j in range(t.A.cols)], c)
@@ -225,6 +250,10 @@ def _row_sums(d: Derivation, fit: Fit) -> tuple[Segment, ...]:
                       listing([(("math", s),) for s in sums], lang))
     else:
         words = segments(said("tb_rows_exact" + one, d.columns), lang)
+    small = next((dict(r.values) for r in d.report.results if r.check == "masked_small"
+                  and "below" in dict(r.values)), None)
+    if small is not None:
+        return words + segments("tb_masked_small", lang, below=small["below"])
     return words + (segments("tb_masked_zero", lang) if masked else segments("tb_period", lang))
 
 

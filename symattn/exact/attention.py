@@ -49,13 +49,14 @@ def attend(problem: Problem) -> Trace:
     bias = _bias_forms(problem)
     scaled, logits = logit_forms(problem, raw, bias, readable)
     refuse_huge_logits(problem, logits)
-    soft = softmax_rows(problem, logits, fully_masked)
+    hidden = masked_by_bias(problem)
+    soft = softmax_rows(problem, logits, fully_masked, hidden)
     return Trace(
         problem=problem,
         R=Lazy(lambda: _matrix(raw)), S=Lazy(lambda: _matrix(scaled)),
         M=Lazy(lambda: _mask_matrix(bias, readable)), L=Lazy(lambda: _matrix(logits)),
         E=Lazy(soft.exponentials), Z=Lazy(soft.sums), A=soft.A, O=_outputs(problem, soft),
-        readable=readable, fully_masked_rows=fully_masked,
+        readable=readable, fully_masked_rows=fully_masked, masked_by_bias=hidden,
     )
 
 
@@ -128,7 +129,22 @@ def refuse_huge_logits(problem: Problem, logits: list[list[LinearForm | None]]) 
 
 
 def readable_entries(problem: Problem) -> tuple[tuple[bool, ...], ...]:
-    """Which keys each query may read: every mask given, combined by AND."""
+    """Which keys enter each query's softmax: every mask given, combined by AND; with mask_bias
+    every key (its masks add a large negative number instead: masked_by_bias)."""
+    if problem.mask_bias is not None:
+        return tuple((True,) * problem.n_k for _ in range(problem.n_q))
+    return mask_rule(problem)
+
+
+def masked_by_bias(problem: Problem) -> tuple[tuple[bool, ...], ...]:
+    """With mask_bias, the keys each query's masks hide (they add mask_bias); () without it."""
+    if problem.mask_bias is None:
+        return ()
+    return tuple(tuple(not ok for ok in row) for row in mask_rule(problem))
+
+
+def mask_rule(problem: Problem) -> tuple[tuple[bool, ...], ...]:
+    """Which keys each query may read by its masks (mask, keep, key_lengths, -oo bias), by AND."""
     n_q, n_k = problem.n_q, problem.n_k
     rows = []
     for i in range(n_q):
@@ -190,15 +206,25 @@ def _shared(grid: Grid) -> Grid:
 
 
 def _bias_forms(problem: Problem) -> Grid:
-    if problem.bias is None:
+    """M's finite entries as linear forms: the bias, plus mask_bias where a mask hides a key."""
+    hidden = masked_by_bias(problem)
+    if problem.bias is None and not hidden:
         return [[NO_BIAS] * problem.n_k for _ in range(problem.n_q)]
-    return _shared([[NO_BIAS if x == NEG_INF else linear_form(x) for x in problem.bias.row(i)]
+    zero = sp.ImmutableMatrix.zeros(problem.n_q, problem.n_k)
+    bias = problem.bias if problem.bias is not None else zero
+    if hidden:
+        bias = bias + sp.ImmutableMatrix(problem.n_q, problem.n_k, lambda i, j: problem.mask_bias
+                                         if hidden[i][j] else 0)
+    return _shared([[NO_BIAS if x == NEG_INF else linear_form(x) for x in bias.row(i)]
                     for i in range(problem.n_q)])
 
 
 def softmax_rows(problem: Problem, logits: list[list[LinearForm | None]],
-                 fully_masked: tuple[int, ...]) -> Softmax:
-    """exp of every readable logit, the row sums, and the weights as shared-denominator fractions."""
+                 fully_masked: tuple[int, ...],
+                 hidden: tuple[tuple[bool, ...], ...] = ()) -> Softmax:
+    """exp of every readable logit, the row sums, and the weights as shared-denominator fractions;
+    hidden: keys masked by mask_bias, left out of each row's shift (their terms are the tiny
+    ones, e^(-10^9)·…, not the others' e^(10^9)·…)."""
     exponentiator = Exponentiator(f for row in logits for f in row if f is not None)
     numerators: list[dict[int, sp.Expr] | None] = []
     for i, row in enumerate(logits):
@@ -206,8 +232,9 @@ def softmax_rows(problem: Problem, logits: list[list[LinearForm | None]],
             numerators.append(None)
             continue
         readable = [j for j, f in enumerate(row) if f is not None]
+        among = [not hidden[i][j] for j in readable] if hidden else None
         try:
-            _, shifted = exponentiator.row([f for f in row if f is not None])
+            _, shifted = exponentiator.row([f for f in row if f is not None], among)
         except InputError as error:
             raise ProblemError(f"query row {i + 1}: {error.reason}", source=problem.source,
                                key="input") from None

@@ -6,6 +6,7 @@ import sympy as sp
 
 from ..model import MultiHeadProblem, MultiHeadTrace
 from .attention import attend
+from .shown import long_values
 
 
 def attend_heads(problem: MultiHeadProblem) -> MultiHeadTrace:
@@ -26,7 +27,10 @@ def projected(concat: sp.ImmutableMatrix, problem: MultiHeadProblem) -> sp.Immut
 def combined(x: sp.Expr) -> sp.Expr:
     """An entry of C W_O expanded, or over its terms' one shared denominator when that is
     shorter (1/(2 + 2e) + e/(2 + 2e) is 1/2); terms over different denominators stay apart
-    (putting them over one would multiply the heads' row sums out)."""
+    (putting them over one would multiply the heads' row sums out); an entry with a rational
+    too long to show (long_values) as it is: it is only ever shown by its decimals."""
+    if long_values(x):
+        return x
     x = sp.expand(x)
     if not x.is_Add or len({sp.fraction(term)[1] for term in x.args}) != 1:
         return x

@@ -219,8 +219,10 @@ class Exponentiator:
             value = self._values[key] = self._factor(logs) * self.monomial(powers)
         return value
 
-    def row(self, forms: list[LinearForm]) -> tuple[list[sp.Expr], list[sp.Expr]]:
-        """exp of each logit of a row, unshifted and shifted by the row's least powers.
+    def row(self, forms: list[LinearForm], among: list[bool] | None = None
+            ) -> tuple[list[sp.Expr], list[sp.Expr]]:
+        """exp of each logit of a row, unshifted and shifted by the row's least powers (of the
+        logits `among` marks, when it marks any).
 
         Shifting multiplies a whole row by the same t^(-m): the weights are unchanged but
         the shared denominator becomes a polynomial with a constant-free smallest term.
@@ -228,7 +230,8 @@ class Exponentiator:
         splits = [self.split(form) for form in forms]
         for form, (logs, _) in zip(forms, splits):
             self._factor(logs, form)  # refuses an oversized factor, naming its logit
-        least = tuple(map(min, zip(*(p for _, p in splits)))) if self.bases else ()
+        chosen = [p for (_, p), ok in zip(splits, among or []) if ok] or [p for _, p in splits]
+        least = tuple(map(min, zip(*chosen))) if self.bases else ()
         plain = [self.value(logs, powers) for logs, powers in splits]
         shifted = [self.value(logs, tuple(e - m for e, m in zip(powers, least)))
                    for logs, powers in splits]

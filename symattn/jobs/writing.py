@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..exact.shown import decimals_shown, shown_stages
+from ..exact.shown import decimals_shown, long_stages, long_values, shown_stages
 from ..model import MultiHeadTrace, Trace
 from ..numeric import decimal_grid
 from ..targets import render_trace
@@ -24,27 +24,38 @@ def write_trace(trace: Trace | MultiHeadTrace, s: Settings) -> str:
 
 
 def _plain(trace: Trace | MultiHeadTrace, s: Settings) -> str:
-    """Text (exact values with decimals where there are no symbols) or JSON."""
+    """Text (exact values with decimals where there are no symbols; a stage too long to
+    print exactly by its decimals alone) or JSON."""
     exact = not trace.problem.symbols  # no decimals of expressions in symbols
     if isinstance(trace, MultiHeadTrace):
         from ..targets.heads import heads_json, heads_text  # lazy: multi-head only
         if s.to == "json":
             return heads_json(trace.complete())
-        return heads_text(trace.complete(), [{n: decimal_grid(h.stage(n), s.places)
-                                              for n in ("A", "O")} if exact else {}
-                                             for h in trace.heads])
-    decimals = {n: decimal_grid(trace.stage(n), s.places) for n in ("A", "O")} \
-        if s.to == "text" and exact else None
-    return render_trace(trace.complete(), s.to, decimals, _shown(trace))
+        longs = [long_stages(h) for h in trace.heads]
+        output = {n: decimal_grid(m, s.places) for n, m in (("C", trace.concat), ("O", trace.output))
+                  if exact and long_values(m)}
+        return heads_text(trace.complete(), [_decimals(h, long, s) if exact else {}
+                                             for h, long in zip(trace.heads, longs)],
+                          longs, output)
+    long = long_stages(trace)
+    decimals = _decimals(trace, long, s) if exact and (s.to == "text" or long) else None
+    return render_trace(trace.complete(), s.to, decimals, _shown(trace, long), long)
 
 
-def _shown(trace: Trace) -> dict:
-    """The display forms of a problem written in decimals: its stages, and X and its
-    projections when it gives them ({} for an exact problem)."""
-    shown = shown_stages(trace)
+def _decimals(trace: Trace, long: frozenset[str], s: Settings) -> dict[str, list[list[str]]]:
+    """The decimals a text shows: of A and O beside their exact values, and of every long stage
+    instead of its exact values."""
+    return {n: decimal_grid(trace.stage(n), s.places) for n in ("A", "O", *sorted(long - {"E"}))}
+
+
+def _shown(trace: Trace, long: frozenset[str]) -> dict:
+    """The display forms of a problem written in decimals: its stages (but the long ones), and
+    X and its projections as written when it gives them ({} for an exact problem)."""
+    shown = shown_stages(trace, long)
     if shown:
         memo: dict = {}
-        shown.update({name: decimals_shown(m, memo) for name, m in projection_inputs(trace.problem)})
+        shown.update({name: decimals_shown(m, memo, None)
+                      for name, m in projection_inputs(trace.problem)})
     return shown
 
 

@@ -24,6 +24,7 @@ from ..documents.blocks import Block, Display, Heading, Items, Paragraph, Segmen
 from ..documents.checks import check_blocks
 from ..printing.fit import Fit
 from ..documents.walk import row_blocks
+from ..documents.rounding import rounding_note
 from ..targets.markdown import block as markdown_block
 from ..words import PHRASES
 from ..printing.printer import escape_text, math
@@ -257,7 +258,8 @@ def variant(problem: Problem, tau: sp.Expr, mask: str, lang: str, places: int,
         "fractions": {"A": fractions(trace.A), "O": fractions(trace.O)},
         "zeros": zero_reasons(trace.problem, trace.readable),
         "rows": [[block_json(store, b) for b in flat(row_blocks(d, steps, Fit(d.options.width)))]
-                 for steps in d.rows],
+                 for steps in d.rows] if not d.rounded else  # too long to write out: why
+        [[block_json(store, rounding_note(d))]] * trace.problem.n_q,
         "checks": [block_json(store, b) for b in flat(check_blocks(d))],
         "passed": report.passed,
         "symbols": [str(s) for s in at.symbols],  # left symbolic: no colours, no decimals

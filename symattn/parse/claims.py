@@ -19,9 +19,12 @@ import sympy as sp
 from ..errors import InputError
 from ..limits import MAX_CLAIM_EXPONENT, MAX_CLAIM_LENGTH, MAX_SIGFIGS
 from ..model import Grading
+from .batches import BatchError, matrix_rows
+from ..vocabulary import GRADING_RULES
 from .expressions import parse_expression
 from .files import decode_toml, read_text
 from .printouts import split_structure
+from .reasons import UNREADABLE, Reason, entry_reason, structure_reason
 from .tokens import fold
 
 SCALARS = ("n_q", "n_k", "d_k", "d_v", "tau", "s", "batch", "heads")
@@ -48,13 +51,15 @@ class Target:
 class Given:
     """One given entry: its text, its exact value (None if refused), and how precisely it was
     written: decimal places (0.1234: 4, NumPy's 1.: 0; 6.3379e-02: 6) and, in e-notation,
-    significant figures (6.3379e-02: 5), by which it is judged."""
+    significant figures (6.3379e-02: 5), by which it is judged. A refused entry keeps the
+    parser's words (error) and the reason feedback gives (a phrase, parse.reasons)."""
 
     text: str
     value: sp.Expr | None
     places: int | None = None
     error: str | None = None
     sigfigs: int | None = None
+    reason: Reason = ()
 
 
 @dataclass(frozen=True)
@@ -66,6 +71,7 @@ class Claim:
     rows: tuple[tuple[Given, ...], ...]
     shape: tuple[int, ...] | None = None  # for shape claims
     error: str | None = None  # the whole value is unreadable
+    reason: Reason = ()  # why, as a phrase (parse.reasons)
 
 
 def parse_key(key: str) -> Target:
@@ -98,18 +104,60 @@ def _stage(written: str) -> str:
     return "heads" + written[len("head"):] if written.startswith("head[") else written
 
 
-def parse_claim(key: str, raw: Any, symbols: Mapping[str, sp.Symbol] | None = None) -> Claim:
-    """A claim from a key and a value (TOML value or text); bad entries become invalid Givens."""
+def parse_claim(key: str, raw: Any, symbols: Mapping[str, sp.Symbol] | None = None, *,
+                strict: bool = False) -> Claim:
+    """A claim from a key and a value (TOML value or text); bad entries become invalid Givens.
+
+    A value may be a table {value = ..., index = [i, j]}: the matrix weights[i, j] of a batched
+    printout (counted from 0, as the code that printed it counts).
+
+    Raises:
+        BatchError: (strict, for a problem or answers file) a batch of matrices without an
+            index, or a malformed or misfitting index: the author's to correct.
+    """
     target = parse_key(key)
     symbols = symbols or {}
     minus_infinity = target.name[-1] in ("M", "L")
     try:
+        raw, index = _indexed(raw, target)
         if target.kind == "shape":
             return Claim(key, target, (), shape=_shape(raw))
-        rows = _rows(raw, symbols, minus_infinity)
+        rows = _rows(raw, symbols, minus_infinity, index)
     except InputError as error:
-        return Claim(key, target, (), error=str(error))
+        if strict and isinstance(error, BatchError):
+            raise
+        return Claim(key, target, (), error=str(error),
+                     reason=_whole_reason(target, str(raw), error, symbols))
     return Claim(key, target, rows)
+
+
+def _indexed(raw: Any, target: Target) -> tuple[Any, tuple[int, ...] | None]:
+    """(the value, the index) of {value = ..., index = [0, 1]}; (raw, None) for a plain value."""
+    if not isinstance(raw, dict):
+        return raw, None
+    unknown = sorted(set(raw) - {"value", "index"})
+    if unknown or "value" not in raw:
+        raise BatchError(f"unknown key {unknown[0]!r} (a claim's table holds value and index)"
+                         if unknown else "a claim's table needs value = ... (and index = [...])")
+    index = raw.get("index")
+    if index is None:
+        return raw["value"], None
+    if target.kind == "shape" or not isinstance(index, list) or not index or any(
+            isinstance(i, bool) or not isinstance(i, int) or i < 0 for i in index):
+        raise BatchError("index picks one matrix of a batched printout: a list of whole numbers "
+                         "from 0, such as [0] or [0, 1]" if target.kind != "shape" else
+                         "a shape claim takes no index")
+    return raw["value"], tuple(index)
+
+
+def _whole_reason(target: Target, text: str, error: InputError,
+                  symbols: Mapping[str, sp.Symbol]) -> Reason:
+    """Why a whole value was refused, as feedback says it (parse.reasons)."""
+    if target.kind == "shape":
+        return ("read_shape",)
+    if error.code == "read_too_long":
+        return (error.code, *error.values)
+    return entry_reason(text, error, symbols) if error.code else structure_reason(text)
 
 
 def _shape(raw: Any) -> tuple[int, ...]:
@@ -126,26 +174,34 @@ def _shape(raw: Any) -> tuple[int, ...]:
     raise InputError(f"a shape is written like \"4x3\", \"2x4x100\" or [4, 3], not {str(raw)[:40]!r}")
 
 
-def _rows(raw: Any, symbols: Mapping[str, sp.Symbol], minus_infinity: bool) -> tuple[tuple[Given, ...], ...]:
+def _rows(raw: Any, symbols: Mapping[str, sp.Symbol], minus_infinity: bool,
+          index: tuple[int, ...] | None = None) -> tuple[tuple[Given, ...], ...]:
     if isinstance(raw, bool) or raw is None:
         raise InputError(f"expected a value, not {raw!r}")
     if isinstance(raw, (list, tuple)):
-        if raw and all(isinstance(r, (list, tuple)) for r in raw):
-            return tuple(tuple(given(x, symbols, minus_infinity) for x in r) for r in raw)
-        return (tuple(given(x, symbols, minus_infinity) for x in raw),)
+        return tuple(tuple(given(x, symbols, minus_infinity) for x in row)
+                     for row in matrix_rows(_listed(raw), index))
     if isinstance(raw, int):
-        return ((given(raw, symbols, minus_infinity),),)
+        return tuple(tuple(given(x, symbols, minus_infinity) for x in row)
+                     for row in matrix_rows(raw, index))
     text = str(raw)
     if len(text) > MAX_CLAIM_LENGTH:
-        raise InputError(f"answer is {len(text)} characters long (limit {MAX_CLAIM_LENGTH})")
+        raise InputError(f"answer is {len(text)} characters long (limit {MAX_CLAIM_LENGTH})",
+                         code="read_too_long", values=(str(len(text)), str(MAX_CLAIM_LENGTH)))
     return tuple(tuple(_given_text(t, symbols, minus_infinity) for t in row)
-                 for row in split_structure(text))
+                 for row in split_structure(text, index))
+
+
+def _listed(raw: Any) -> Any:
+    """Tuples (from the Python API) as lists, so that nesting reads the same."""
+    return [_listed(x) for x in raw] if isinstance(raw, (list, tuple)) else raw
 
 
 def given(raw: Any, symbols: Mapping[str, sp.Symbol], minus_infinity: bool) -> Given:
     """One entry from a TOML scalar (int, decimal text or expression text)."""
     if isinstance(raw, bool) or not isinstance(raw, (int, str)):
-        return Given(repr(raw)[:40], None, error=f"expected a number or an expression, not {raw!r}"[:80])
+        return Given(repr(raw)[:40], None, error=f"expected a number or an expression, not {raw!r}"[:80],
+                     reason=UNREADABLE)
     return _given_text(str(raw), symbols, minus_infinity)
 
 
@@ -158,7 +214,8 @@ def _given_text(text: str, symbols: Mapping[str, sp.Symbol], minus_infinity: boo
         value = parse_expression(text, symbols=symbols, allow_neg_infinity=minus_infinity,
                                  max_exponent=MAX_CLAIM_EXPONENT)
     except InputError as error:
-        return Given(text.strip(), None, error=str(error))
+        return Given(text.strip(), None, error=str(error),
+                     reason=entry_reason(text, error, symbols))
     if (match := _DECIMAL.match(plain)):
         return Given(text.strip(), value, places=len(match[2]))
     if (match := _SCIENTIFIC.match(plain)):
@@ -174,13 +231,16 @@ def parse_answers(table: Mapping[str, Any], symbols: Mapping[str, sp.Symbol], *,
     claims = []
     for key, raw in table.items():
         try:
-            claims.append(parse_claim(key, raw, symbols))
+            claims.append(parse_claim(key, raw, symbols, strict=True))
         except InputError as error:
             raise error.located(source=source, key=f"{where}.{key!r}") from None
     return tuple(claims)
 
 
-GRADING_KEYS = frozenset({"tolerance", "relative_tolerance", "sigfigs"})
+RULE_KEYS = ("tolerance", "relative_tolerance", "sigfigs", "rule")
+GRADING_KEYS = frozenset({*RULE_KEYS, "rtol", "atol"})
+ALLCLOSE_DEFAULTS = {"rtol": sp.Rational(1, 10 ** 5), "atol": sp.Rational(1, 10 ** 8)}
+"""numpy.allclose's own defaults."""
 
 
 def read_answers(data: Mapping[str, Any], symbols: Mapping[str, sp.Symbol],
@@ -194,7 +254,8 @@ def read_answers(data: Mapping[str, Any], symbols: Mapping[str, sp.Symbol],
 
 
 def read_grading(data: Mapping[str, Any], source: str) -> Grading:
-    """The [grading] table: tolerance (absolute), relative_tolerance, or sigfigs; at most one."""
+    """The [grading] table, at most one rule: tolerance (absolute), relative_tolerance, sigfigs,
+    or rule = "float32" | "float64" | "allclose" (with rtol and atol, numpy's defaults)."""
     table = data.get("grading", {})
     if not isinstance(table, dict):
         raise InputError("must be a table", source=source, key="grading")
@@ -202,9 +263,14 @@ def read_grading(data: Mapping[str, Any], source: str) -> Grading:
     if unknown:
         raise InputError(f"unknown key (expected one of {', '.join(sorted(GRADING_KEYS))})",
                          source=source, key=f"grading.{sorted(unknown)[0]}")
-    if len(table) > 1:
-        raise InputError("give one rule: tolerance, relative_tolerance or sigfigs",
+    if sum(key in table for key in RULE_KEYS) > 1:
+        raise InputError("give one rule: tolerance, relative_tolerance, sigfigs or rule",
                          source=source, key="grading")
+    loose = next((key for key in ("rtol", "atol") if key in table), None)
+    if loose and table.get("rule") != "allclose":
+        raise InputError('goes with rule = "allclose"', source=source, key=f"grading.{loose}")
+    if "rule" in table:
+        return _rule(table, source)
     if "sigfigs" in table:
         sigfigs = table["sigfigs"]
         if isinstance(sigfigs, bool) or not isinstance(sigfigs, int) or not 1 <= sigfigs <= MAX_SIGFIGS:
@@ -212,19 +278,36 @@ def read_grading(data: Mapping[str, Any], source: str) -> Grading:
         return Grading(sigfigs=sigfigs)
     for key, field in (("tolerance", "tolerance"), ("relative_tolerance", "relative")):
         if key in table:
-            return Grading(**{field: _positive(table[key], source, f"grading.{key}")})
+            return Grading(**{field: _number(table[key], source, f"grading.{key}", positive=True)})
     return Grading()
 
 
-def _positive(raw: Any, source: str, key: str) -> sp.Expr:
+def _rule(table: Mapping[str, Any], source: str) -> Grading:
+    """rule = "float32" or "float64"; or "allclose" with its rtol and atol (numbers >= 0)."""
+    rule = table["rule"]
+    if not isinstance(rule, str) or rule not in GRADING_RULES:
+        choices = ", ".join(f'"{name}"' for name in GRADING_RULES)
+        raise InputError(f"must be one of {choices}", source=source, key="grading.rule")
+    if rule != "allclose":
+        return Grading(rule=rule)
+    bounds = {key: _number(table[key], source, f"grading.{key}", positive=False)
+              if key in table else default for key, default in ALLCLOSE_DEFAULTS.items()}
+    return Grading(rule=rule, **bounds)
+
+
+def _number(raw: Any, source: str, key: str, *, positive: bool) -> sp.Expr:
+    """A number of the [grading] table, read by the project's parser (TOML numbers as their
+    text): positive, or with positive=False at least 0."""
+    what = "a positive number" if positive else "a number, 0 or more"
     if isinstance(raw, bool) or not isinstance(raw, (int, str)):
-        raise InputError("must be a positive number", source=source, key=key)
+        raise InputError(f"must be {what}", source=source, key=key)
     try:
         value = parse_expression(str(raw))
     except InputError as error:
         raise error.located(source=source, key=key) from None
-    if value.is_positive is not True:
-        raise InputError(f"must be positive; got {value}", source=source, key=key)
+    if (value.is_positive if positive else value.is_nonnegative) is not True:
+        bound = "positive" if positive else "0 or more"
+        raise InputError(f"must be {bound}; got {value}", source=source, key=key)
     return value
 
 

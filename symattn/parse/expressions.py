@@ -162,5 +162,6 @@ class _Parser:
         if token.text in INFINITY_NAMES:
             raise InputError("infinity is allowed only as a whole mask entry '-oo'",
                              column=token.column)
-        raise InputError(f"unknown name '{token.text}'", column=token.column)
+        raise InputError(f"unknown name '{token.text}'", column=token.column,
+                         code="read_unknown_name", values=(token.text,))
 

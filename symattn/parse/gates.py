@@ -89,7 +89,7 @@ def combine(op: Token, left: Value, right: Value) -> Value:
 
 def _refuse_zero_divisor(divisor: Value, column: int) -> None:
     if divisor.expr.is_zero:
-        raise InputError("division by zero", column=column)
+        raise InputError("division by zero", column=column, code="read_division_by_zero")
     if divisor.expr.is_zero is None and not divisor.expr.free_symbols:
         raise InputError("division by a value that is zero or too close to zero to tell",
                          column=column)
@@ -170,10 +170,11 @@ def gated_power(base: Value, exponent: Value, column: int) -> Value:
     if not (n.is_Integer and n > 0):
         sign = _sign(base, "the base", column)
         if sign == 0 and n.is_positive is not True:
-            raise InputError("zero raised to a non-positive power", column=column)
+            raise InputError("zero raised to a non-positive power", column=column,
+                             code="read_not_real")
         if sign < 0 and not n.is_Integer:
             raise InputError("a negative number raised to a non-integer power is not real",
-                             column=column)
+                             column=column, code="read_not_real")
         if sign != APPROX.sign(b):
             b = _approximate(base.expr, column)
     if n.is_Rational and not n.is_Integer and n.q > MAX_ROOT_DENOMINATOR:
@@ -225,9 +226,10 @@ def _log(argument: Value, column: int) -> Value:
         sign = _sign(argument, "the argument of ln", column)
     if sign == 0:
         raise InputError("ln(0) is minus infinity; write '-oo' in a mask entry instead",
-                         column=column)
+                         column=column, code="read_not_real")
     if sign < 0:
-        raise InputError("ln of a negative number is not real", column=column)
+        raise InputError("ln of a negative number is not real", column=column,
+                         code="read_not_real")
     if argument.expr.is_positive is not True:
         raise InputError('ln needs an argument known to be positive (declare the symbol '
                          '"positive")', column=column)
@@ -260,7 +262,8 @@ def _trig(name: str) -> Callable[[Value, int], Value]:
                              column=column)
         if name == "tan" and _sign(Value(sp.cos(argument.expr), None), "cos of the argument",
                                    column) == 0:
-            raise InputError("tan is undefined here (cos is zero)", column=column)
+            raise InputError("tan is undefined here (cos is zero)", column=column,
+                             code="read_not_real")
         scale = max(APPROX.mpf(1), abs(x))
         if name == "tan" and abs(APPROX.cos(x)) <= scale * _CANCELLED:
             scale = APPROX.inf  # near a pole: approximate tan afresh
@@ -273,7 +276,8 @@ def _sqrt(argument: Value, column: int) -> Value:
     half = Value(sp.Rational(1, 2), APPROX.mpf(0.5))
     if argument.expr.is_negative or argument.approx is not None \
             and _sign(argument, "the argument of sqrt", column) < 0:
-        raise InputError("square root of a negative number is not real", column=column)
+        raise InputError("square root of a negative number is not real", column=column,
+                         code="read_not_real")
     return gated_power(argument, half, column)
 
 

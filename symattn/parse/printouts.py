@@ -9,16 +9,21 @@ PyTorch printout -> rows of entry texts (each entry is then parsed by the projec
     53%, 9%, 38%                    a list without brackets
     \\begin{bmatrix} 0.5 & 0.5 \\\\ 1 & 0 \\end{bmatrix}   LaTeX (\\frac, \\sqrt, \\cdot become a/b, sqrt, *)
 
-Leading dimensions of size 1 are dropped (a batch of one); more than two dimensions are refused,
-and so is a shortened printout (NumPy's "...").
+    <tf.Tensor: shape=(3, 4), dtype=float32, numpy=array([[...]], dtype=float32)>   a notebook's repr
+
+Axes of size 1 are dropped (a batch of one, a single query: shape (3, 1, 5) is 3x5); a batch of
+several matrices needs an index saying which one (batches.matrix_rows); a stated shape=(...) must
+be what the brackets hold. A shortened printout (NumPy's "...") is refused.
 """
 
 from __future__ import annotations
 
 import re
-from typing import TypeAlias, cast
+from typing import TypeAlias
 
 from ..errors import InputError
+from ..limits import MAX_PRINTOUT_AXES
+from .batches import matrix_rows
 from .tokens import fold
 
 _WRAPPER = re.compile(r"^(?:np\.|numpy\.|torch\.|tf\.)?(tensor|Tensor|array)\((.*)\)$", re.S)
@@ -27,33 +32,42 @@ _LATEX = re.compile(r"^\\(?:begin\{(?P<env>[a-zA-Z]*matrix\*?|array)\}(?:\{[^}]*
 _LATEX_ROWS = re.compile(r"\\\\|\\(?=\s)")  # \\ ends a row (and "\ ", a lost backslash)
 _LATEX_WORDS = ((r"\left", ""), (r"\right", ""), (r"\cdot", "*"), (r"\times", "*"),
                 (r"\,", ""), (r"\;", ""), (r"\!", ""), (r"\ln", "ln"), (r"\exp", "exp"))
+_REPR = re.compile(r"^<tf\.Tensor:(?:\s*id=\d+,)?\s*shape=(?P<shape>\([\d,\s]*\)),\s*dtype=\w+,"
+                   r"\s*numpy=(?P<body>.*)>$", re.S)
 _KEYWORD = re.compile(r"^\s*[A-Za-z_]\w*\s*=")
+_SHAPE = re.compile(r"^\s*shape\s*=\s*\(([\d,\s]*)\)\s*$")
 _NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
 Tree: TypeAlias = "str | list[Tree]"
 
 
-def split_structure(text: str) -> list[list[str]]:
-    """Rows of entry texts: '[[a, b], [c, d]]' -> [[a, b], [c, d]]; '(a, b)' -> [[a, b]]; 'a' -> [[a]]."""
+def split_structure(text: str, index: tuple[int, ...] | None = None) -> list[list[str]]:
+    """Rows of entry texts: '[[a, b], [c, d]]' -> [[a, b], [c, d]]; '(a, b)' -> [[a, b]]; 'a' -> [[a]];
+    of a batched printout, the matrix that index names (counted from 0).
+
+    Raises:
+        BatchError: several matrices and no index, or an index that does not fit.
+        InputError: anything else unreadable (the claim is then invalid).
+    """
     lines = text.replace("\r", "").split("\n")
     if len(lines) > 1:  # printed in code comments: '# [0.5, 0.5]'
         lines = [re.sub(r"^\s*#\s?", "", line) for line in lines]
     folded = "".join(c for c, _ in fold(" ".join(lines))).strip()
     if (latex := _LATEX.match(folded)):
-        return [[_latex_entry(e) for e in row.split("&")]
-                for row in _LATEX_ROWS.split(latex["body"]) if row.strip()]
-    folded = _unwrapped(folded)
+        return matrix_rows([[_latex_entry(e) for e in row.split("&")]
+                            for row in _LATEX_ROWS.split(latex["body"]) if row.strip()], index)
+    folded, stated = _unwrapped(folded)
     if "..." in folded:
         raise InputError("a shortened printout (with '...') lacks entries; print the whole array")
     if folded.startswith("[") and folded.endswith("]"):
         if _closing(folded, 0) != len(folded) - 1:  # rows printed one a line: [a, b] [c, d]
             folded = f"[{folded}]"
-        return _rows(_tree(folded))
+        return matrix_rows(_tree(folded), index, stated)
     if folded.startswith("(") and _closing(folded, 0) == len(folded) - 1:
         inner = _split_top(folded[1:-1])
         if len(inner) > 1:
-            return [[part.strip() for part in inner]]
-    parts = _split_top(folded)
-    return [[part.strip() for part in parts]]  # one entry, or a list without brackets
+            return matrix_rows([part.strip() for part in inner], index, stated)
+    parts = [part.strip() for part in _split_top(folded)]  # one entry, or a list without brackets
+    return matrix_rows(parts if len(parts) > 1 else parts[0], index, stated)
 
 
 def _latex_entry(text: str) -> str:
@@ -66,15 +80,25 @@ def _latex_entry(text: str) -> str:
     return text.replace("{", "(").replace("}", ")").strip()
 
 
-def _unwrapped(text: str) -> str:
-    """The data of array(...) or tensor(...): the first argument, keyword arguments dropped."""
+def _unwrapped(text: str) -> tuple[str, tuple[int, ...] | None]:
+    """The data of array(...), tensor(...) or a notebook's <tf.Tensor: ...> (keyword arguments
+    dropped), and the shape it states (TensorFlow's shape=(3, 1, 5)), if it states one."""
+    if (shown := _REPR.match(text)):
+        body, stated = _unwrapped(shown["body"].strip())
+        return body, stated or _shape(shown["shape"])
     match = _WRAPPER.match(text)
     if not match:
-        return text
+        return text, None
     first, *rest = _split_top(match[2], allow_empty=True)
     if any(not _KEYWORD.match(part) for part in rest):
         raise InputError(f"a {match[1]}(...) printout holds one array and keyword arguments")
-    return first.strip()
+    stated = next((_shape(part.split("=", 1)[1]) for part in rest if _SHAPE.match(part)), None)
+    return first.strip(), stated
+
+
+def _shape(text: str) -> tuple[int, ...]:
+    """'(3, 1, 5)' -> (3, 1, 5); '(5,)' -> (5,); '()' -> ()."""
+    return tuple(int(x) for x in text.strip().strip("()").split(",") if x.strip())
 
 
 def _closing(text: str, start: int) -> int:
@@ -90,8 +114,10 @@ def _closing(text: str, start: int) -> int:
     raise InputError("unbalanced brackets")
 
 
-def _tree(text: str) -> Tree:
+def _tree(text: str, depth: int = 1) -> Tree:
     """One bracketed list -> its sublists, or its entry texts."""
+    if depth > MAX_PRINTOUT_AXES:
+        raise InputError(f"a value of more than {MAX_PRINTOUT_AXES} axes")
     end = _closing(text, 0)
     if end != len(text) - 1:
         raise InputError(f"unexpected text after a closing bracket in {text[:40]!r}")
@@ -111,23 +137,11 @@ def _tree(text: str) -> Tree:
         if inner[k] != "[":
             raise InputError("a row mixes numbers and lists")
         close = _closing(inner, k)
-        items.append(_tree(inner[k:close + 1]))
+        items.append(_tree(inner[k:close + 1], depth + 1))
         gap = re.match(r"\s*,?\s*", inner[close + 1:])
         assert gap is not None  # the pattern matches the empty string
         k = close + 1 + gap.end()
     return items
-
-
-def _rows(tree: Tree) -> list[list[str]]:
-    """Nested lists -> rows, leading singleton dimensions dropped."""
-    while isinstance(tree, list) and len(tree) == 1 and isinstance(tree[0], list) \
-            and tree[0] and isinstance(tree[0][0], list):
-        tree = tree[0]
-    if all(isinstance(x, str) for x in tree):
-        return [list(cast("list[str]", tree))]
-    if all(isinstance(x, list) and all(isinstance(y, str) for y in x) for x in tree):
-        return [list(cast("list[str]", row)) for row in tree]
-    raise InputError("a value with more than two dimensions; claim one matrix at a time")
 
 
 def _split_top(text: str, allow_empty: bool = False) -> list[str]:

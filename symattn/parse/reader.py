@@ -12,9 +12,11 @@ import sympy as sp
 
 from ..errors import InputError, ProblemError
 from ..limits import MAX_SIDE, MAX_SYMBOL_NAME
+from .batches import BatchError, matrix_rows
 from .expressions import CONSTANTS, INFINITY_NAMES, parse_expression
 from .files import TomlDecimal
 from .labels import check_label
+from .printouts import split_structure
 from .tokens import FUNCTION_NAMES
 
 _DECIMAL = re.compile(r"\d\.|\.\d|\d[eE][+-]?\d")  # a number written with a point or exponent
@@ -90,6 +92,9 @@ class Reader:
         return value
 
     def rows(self, value: Any, key: str) -> list[list[Any]]:
+        """A matrix's rows as written: a list of rows, a nested list with axes of size 1 (a
+        batch of one), a pasted printout, or {value = ..., index = [i]}: element i of a batch."""
+        value = self.unbatched(value, key)
         if not isinstance(value, list) or not value:
             raise self.fail(key, "must be a non-empty list of rows, e.g. [[1, 0], [0, 1]]")
         if len(value) > MAX_SIDE:
@@ -103,6 +108,32 @@ class Reader:
             if width is not None and len(row) != width:
                 raise self.fail(f"{key}[{i}]", f"has {len(row)} entries but row 1 has {width}")
             width = len(row)
+        return value
+
+    def unbatched(self, value: Any, key: str) -> Any:
+        """Two axes of a value pasted from a batched printout (or the value itself)."""
+        index = None
+        if isinstance(value, dict):
+            self.only(value, frozenset({"value", "index"}), key)
+            if "value" not in value:
+                raise self.fail(key, "a matrix given as a table needs value = ... (and index = [...])")
+            index = value.get("index")
+            if index is not None and (not isinstance(index, list) or not index or any(
+                    isinstance(i, bool) or not isinstance(i, int) or i < 0 for i in index)):
+                raise self.fail(f"{key}.index", "must be a list of whole numbers from 0, such as "
+                                "[0] or [0, 1]: the matrix x[0, 1] of a batched printout")
+            value, index = value["value"], None if index is None else tuple(index)
+        try:
+            if isinstance(value, str):
+                return split_structure(value, index)
+            if isinstance(value, list) and (index is not None or _nested(value)):
+                return matrix_rows(value, index)
+        except BatchError as error:
+            raise error.located(source=self.source, key=key) from None
+        except InputError as error:
+            if index is None and isinstance(value, list):
+                return value  # irregular lists: each entry is refused where it is
+            raise error.located(source=self.source, key=key) from None
         return value
 
     def matrix(self, value: Any, key: str, symbols: Mapping[str, sp.Symbol],
@@ -180,6 +211,12 @@ class Reader:
             if not label.strip():  # it would print as "Rows (queries): , tok2."
                 raise self.fail(f"{key}[{i}]", "a token label must not be empty or blank")
         return labels
+
+
+def _nested(value: list[Any]) -> bool:
+    """Whether a list has more than two axes (a batch axis in front)."""
+    return bool(value) and isinstance(value[0], list) and bool(value[0]) \
+        and isinstance(value[0][0], list)
 
 
 def key_text(key: Any) -> str:

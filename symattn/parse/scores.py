@@ -4,7 +4,8 @@
 Many sources print only the score matrix. The problem then starts at that stage: the scores are
 carried as Q = scores and K = I (so R = Q Kᵀ is the scores themselves), which nothing shows; the
 scale is 1/√d_k for R (d_k given), 1 for S and L; for L the temperature is 1 and a -oo entry is
-a masked one.
+a masked one. A book that gives S or L may state its d_k too: it is shown as the book's, and
+changes no value (the given scores already hold its 1/√d_k).
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ def given_scores(reader: Any, inputs: Mapping[str, Any], options: Mapping[str, A
     given = [name for name in SCORE_KEYS if name in inputs]
     if not given:
         if "d_k" in inputs:
-            raise reader.fail("input.d_k", "d_k goes with given scores R (Q and K show it)")
+            raise reader.fail("input.d_k", "d_k goes with given scores R, S or L (Q and K show it)")
         return None
     start = given[0]
     if len(given) > 1 or any(name in inputs for name in ("Q", "K", "X")):
@@ -49,6 +50,8 @@ def given_scores(reader: Any, inputs: Mapping[str, Any], options: Mapping[str, A
                 raise reader.fail(f"attention.{option}", f"the {WHAT[start]} already hold the "
                                   f"{option}; give R (or Q and K) to set it")
         fields["scale"] = sp.S.One
+        if "d_k" in inputs:  # the book's, shown as such: S and L already hold its 1/√d_k
+            fields["given_d_k"] = _d_k(reader, inputs["d_k"])
     masked = [[x is sp.S.NegativeInfinity for x in scores.row(i)] for i in range(scores.rows)]
     if any(any(row) for row in masked):  # only logits may hold -oo: a masked entry
         fields["masked"] = tuple(tuple(not m for m in row) for row in masked)
@@ -66,7 +69,12 @@ def _key_dimension(reader: Any, inputs: Mapping[str, Any], options: Mapping[str,
             raise reader.fail("input.d_k", "missing: with R give d_k (the key dimension; the "
                               "scale is 1/sqrt(d_k)), or [attention] scale")
         return {}
+    return {"given_d_k": _d_k(reader, d_k)}
+
+
+def _d_k(reader: Any, d_k: Any) -> int:
+    """The key dimension a problem states: an integer from 1 to 1000000."""
     if isinstance(d_k, bool) or not isinstance(d_k, int) or not 1 <= d_k <= 1_000_000:
         raise InputError("must be an integer from 1 to 1000000 (the key dimension)",
                          source=reader.source, key="input.d_k")
-    return {"given_d_k": d_k}
+    return d_k

@@ -13,6 +13,7 @@ from ..limits import MAX_PLACES
 from ..model import (FULLY_MASKED_POLICIES, MASK_KINDS, MultiHeadProblem, Problem,
                      ShapeProblem)
 from .claims import read_answers, read_grading
+from .conventions import read_mask_bias
 from .files import decode_toml, read_text
 from .heads import BIAS_KEYS, project, read_multi_head, read_projections
 from .lesson import read_lesson
@@ -31,7 +32,7 @@ DERIVATION_KEYS = {"lang": LANGUAGES, "detail": DETAIL_CHOICES,
 INPUT_KEYS = frozenset({"Q", "K", "V", "X", "Y", "W_Q", "W_K", "W_V", "W_O", "R", "S", "L", "d_k",
                         "layout", "batch", "heads", "num_heads", *BIAS_KEYS, "b_O"})
 ATTENTION_KEYS = frozenset({"mask", "keep", "masked", "key_lengths", "bias", "temperature", "scale",
-                            "fully_masked"})
+                            "fully_masked", "mask_bias"})
 AnyProblem = Problem | ShapeProblem | MultiHeadProblem
 Keep = tuple[tuple[bool, ...], ...]
 
@@ -76,7 +77,7 @@ class ProblemReader(Reader):
             return read_multi_head(self, data, inputs, symbols, columns)
         if "num_heads" in inputs:
             return split_heads(self, data, inputs, symbols, columns)
-        if any(isinstance(inputs.get(n), dict) for n in ("Q", "K", "V")):
+        if any(isinstance(inputs.get(n), dict) and "value" not in inputs[n] for n in ("Q", "K", "V")):
             return shape_problem(self, data, inputs, read_answers(data, symbols, self.source),
                                  read_grading(data, self.source))
         for name in ("W_O", "b_O", "batch", "heads"):
@@ -119,6 +120,8 @@ class ProblemReader(Reader):
         check_shapes(Q, K, V, self.source, columns)
         n_q, n_k = Q.rows, K.rows
         titles = self.titles(data)
+        bias = self.bias(options.get("bias"), n_q, n_k, symbols, columns)
+        mask_bias = read_mask_bias(self, options, bias, scores)
         keep = both(both(self.keep(options.get("keep"), n_q, n_k, columns=columns),
                          scores.pop("masked", None)),
                     self.keep(options.get("masked"), n_q, n_k, "attention.masked", columns))
@@ -127,7 +130,7 @@ class ProblemReader(Reader):
             mask=self.choice(options, "mask", MASK_KINDS, "none"),
             keep=keep,
             key_lengths=self.key_lengths(options.get("key_lengths"), n_q, n_k),
-            bias=self.bias(options.get("bias"), n_q, n_k, symbols, columns),
+            bias=bias, mask_bias=mask_bias,
             temperature=self.temperature(options.get("temperature", 1), symbols),
             scale=scores.pop("scale", None) or self.scale(options.get("scale", "auto"), symbols),
             fully_masked=self.choice(options, "fully_masked", FULLY_MASKED_POLICIES, "error"),

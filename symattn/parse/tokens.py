@@ -47,7 +47,8 @@ def fold(text: str) -> list[tuple[str, int]]:
         elif char in " \t" or 0x21 <= code <= 0x7E:
             out.append((char, column))
         else:
-            raise InputError(f"character {_describe(char)} is not allowed", column=column)
+            raise InputError(f"character {_describe(char)} is not allowed", column=column,
+                             code="read_character", values=(_describe(char),))
     return out
 
 
@@ -94,10 +95,13 @@ def _refuse_juxtaposition(tokens: list[Token]) -> None:
         left_value = left.kind in ("number", "name") or left.text == ")"
         right_value = right.kind in ("number", "name") or right.text in ("(", "\u221a")
         if left.kind == "name" and left.text in FUNCTION_NAMES and right.text != "(":
-            raise InputError(f"function '{left.text}' needs parentheses, e.g. "
-                             f"'{left.text}({right.text or 'x'})'", column=right.column)
+            example = f"{left.text}({right.text or 'x'})"
+            raise InputError(f"function '{left.text}' needs parentheses, e.g. '{example}'",
+                             column=right.column, code="read_parentheses",
+                             values=(left.text, example))
         if left_value and right_value and not (left.kind == "name" and right.text == "("):
             raise InputError(f"implicit multiplication: write '{left.text}*{right.text}'",
-                             column=right.column)
+                             column=right.column, code="read_implicit",
+                             values=(f"{left.text}*{right.text}",))
 
 

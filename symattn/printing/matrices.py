@@ -29,24 +29,36 @@ def transposed(grid: list[list[str]]) -> list[list[str]]:
 
 def query(name: str, i: int, columns: bool = False) -> str:
     """name_{i,·} (query i's row), or name_{·,i} (its column) in a problem laid out in columns."""
-    return rf"{name}_{{\cdot,{i + 1}}}" if columns else rf"{name}_{{{i + 1},\cdot}}"
+    base = _base(name)
+    return rf"{base}_{{\cdot,{i + 1}}}" if columns else rf"{base}_{{{i + 1},\cdot}}"
 
 
 def entry(name: str, i: int, j: int, columns: bool = False) -> str:
     """name_{i,j} for the engine's entry (i, j): name_{j,i} in a problem laid out in columns."""
-    return f"{name}_{{{j + 1},{i + 1}}}" if columns else f"{name}_{{{i + 1},{j + 1}}}"
+    base = _base(name)
+    return f"{base}_{{{j + 1},{i + 1}}}" if columns else f"{base}_{{{i + 1},{j + 1}}}"
 
 
-def stacked(name: str, exact: list[list[str]]) -> list[str]:
-    """name = [matrix], or, for a matrix taller than a page holds, its rows in blocks of about
-    equal height that fit (Q_{1…20,·} = […], Q_{21…40,·} = […]): a display line cannot break
-    across pages."""
+def stacked(name: str, exact: list[list[str]], fit: Fit | None = None) -> list[str]:
+    """name = [matrix]; a matrix wider than the line (fit) in blocks of columns that fit
+    (X_{·,1…4} = […], X_{·,5…8} = […]), as a printout wraps a wide array; a matrix taller than
+    a page holds in blocks of rows of about equal height (Q_{1…20,·} = […]): a display line
+    cannot break across pages."""
+    base = _base(name)
+    width = len(exact[0]) if exact else 0
+    if fit is not None and width > 1 and not fit.fits(f"{name} = {matrix(exact)}"):
+        per = next((k for k in range(width - 1, 1, -1)
+                    if all(fit.fits(f"{_columns(base, a, min(a + k, width))} = "
+                                    f"{matrix([row[a:a + k] for row in exact])}")
+                           for a in range(0, width, k))), 1)
+        return [line for a in range(0, width, per)
+                for line in stacked(_columns(base, a, min(a + per, width)),
+                                    [row[a:a + per] for row in exact])]
     heights = [int(height(matrix([row]))) for row in exact]  # a row with a stacked fraction: 2
     count = -(-sum(heights) // TEXT_ROWS)
     if count <= 1:
         return [f"{name} = {matrix(exact)}"]
     share = -(-sum(heights) // count)  # each block's height, at most
-    base = f"{{{name}}}" if "_" in name or "^" in name else name
     starts, rows = [0], 0
     for k, tall in enumerate(heights):
         if rows + tall > share:
@@ -56,6 +68,17 @@ def stacked(name: str, exact: list[list[str]]) -> list[str]:
     ends = starts[1:] + [len(exact)]
     return [rf"{base}_{{{a + 1}\ldots {b},\cdot}} = {matrix(exact[a:b])}"
             for a, b in zip(starts, ends)]
+
+
+def _base(name: str) -> str:
+    """A name that takes a subscript: W_O as {W_O} (W_O_{1,·} is a double subscript)."""
+    return f"{{{name}}}" if "_" in name or "^" in name else name
+
+
+def _columns(base: str, a: int, b: int) -> str:
+    """X_{·,1…4} (or X_{·,5} for one column): the name of columns a+1 … b."""
+    which = f"{a + 1}" if b == a + 1 else f"{a + 1}\\ldots {b}"
+    return f"{base}_{{\\cdot,{which}}}"
 
 
 def terms(x: sp.Expr, order: list[sp.Expr] | None = None) -> list[str]:
@@ -100,25 +123,27 @@ def _padded(a, places: int):
 def matrix_lines(lhs: str, formulas: list[tuple[str, str]], exact: list[list[str]],
                  decimals: list[list[str]] | None, fit: Fit, name: str,
                  over: Factored | None = None, prefer_over: bool = False,
-                 columns: bool = False) -> list[str]:
+                 relation: str = "=", columns: bool = False) -> list[str]:
     """lhs = formula = … = [exact] ≈ [decimals] as aligned lines that fit: on one line with or
     without the substitutions, broken before a relation, or row by row (name_{i,·}); with
-    prefer_over, a row too wide for one line is written over its Z_i before it is broken.
+    prefer_over, a row too wide for one line is written over its Z_i before it is broken;
+    relation: the one before the entries (≈ when they are the decimals of a rounded stage).
     exact and decimals hold one row per query; columns shows the matrix transposed and goes
     column by column (name_{·,i})."""
     shown, numbers = (transposed(exact), decimals and transposed(decimals)) if columns \
         else (exact, decimals)
-    whole = [("=", matrix(shown))] + ([(r"\approx", matrix(numbers))] if numbers else [])
+    whole = [(relation, matrix(shown))] + ([(r"\approx", matrix(numbers))] if numbers else [])
     tries = [chain(lhs, terms, fit) for terms in (formulas + whole, formulas[:1] + whole)]
     for lines in sorted((t for t in tries if t is not None), key=len)[:1]:
         return lines
     return row_lines(name, exact, decimals, fit, [f"{lhs} &= {formulas[0][1]}"]
-                     if formulas else [], over, prefer_over, columns)
+                     if formulas else [], over, prefer_over, relation, columns)
 
 
 def row_lines(name: str, exact: list[list[str] | None], decimals: list[list[str]] | None,
               fit: Fit, lead: list[str] | None = None, over: Factored | None = None,
-              prefer_over: bool = False, columns: bool = False) -> list[str]:
+              prefer_over: bool = False, relation: str = "=", columns: bool = False
+              ) -> list[str]:
     """name_{i,·} = (…) ≈ (…), one row to a line or more (name_{·,i} = (…)ᵀ, one query's
     column, with columns); a row whose entries do not fit even one to a line is written over
     its Z_i, entry by entry if need be; a row given as None is written over its Z_i at once
@@ -132,13 +157,14 @@ def row_lines(name: str, exact: list[list[str] | None], decimals: list[list[str]
                 rf"{lhs} &= {over[i][0]}{_tuple([' '.join(t) for t in over[i][1]], columns)}"]
         else:
             approx_row = [(r"\approx", _tuple(decimals[i], columns))] if decimals else []
-            together = chain(lhs, [("=", _tuple(row, columns))] + approx_row, fit, at=left)
+            together = chain(lhs, [(relation, _tuple(row, columns))] + approx_row, fit, at=left)
             if together:
                 lines += together
                 continue
             over_row = over and over[i][0] and _over(name, i, over[i], fit, left, columns)
-            added = (prefer_over and over_row) or _broken(lhs, "=", row, fit, left, columns) or \
-                over_row or [f"{lhs} &= {_tuple(row, columns)}"]
+            added = (prefer_over and over_row) or \
+                _broken(lhs, relation, row, fit, left, columns) or \
+                over_row or [f"{lhs} &{relation} {_tuple(row, columns)}"]
         lines += added
         if decimals:  # after entry-by-entry lines the row's decimals say whose they are
             by_entry = not added[0].startswith(lhs)

@@ -29,12 +29,13 @@ def render_derivation(derivation: Derivation, to: str, *, standalone: bool = Fal
 
 
 def render_trace(trace: Trace, to: str, decimals: dict[str, list[list[str]]] | None = None,
-                 shown: dict | None = None) -> str:
+                 shown: dict | None = None, long: frozenset[str] = frozenset()) -> str:
     """A trace as text (with optional decimals) or JSON; `shown`: display forms of a problem
-    written in decimals (derivation's shown_stages)."""
+    written in decimals (derivation's shown_stages); `long`: the stages a text shows by their
+    decimals alone."""
     if to == "text":
-        return render_text(trace, decimals or {}, shown)
-    return render_json(trace, shown)
+        return render_text(trace, decimals or {}, shown, long)
+    return render_json(trace, shown, decimals)
 
 
 def __getattr__(name: str) -> Any:

@@ -8,19 +8,21 @@ import io
 from ..answers.results import STATUSES, Graded, Verdict
 from ..parse.labels import shown_escaped
 from ..words import phrase
-from .verdicts import SEPARATOR, _entry_line, diagnosis_text, remark_texts
+from .verdicts import SEPARATOR, _entry_line, diagnosis_text, hint_all, note_text, remark_texts
 
 
 def feedback(verdict: Verdict, lang: str) -> str:
     """One line: why a claim is not correct (empty when it is)."""
     if verdict.status == "correct":
         return ""
+    if verdict.only_precision:
+        return hint_all(verdict, lang)
     if verdict.diagnosis not in (None, "none", "over_budget"):
         return diagnosis_text(verdict, lang)
     if verdict.remarks:
         return remark_texts(verdict, lang)[0]
     if verdict.note:
-        return phrase(f"note_{verdict.note}", lang, *verdict.note_values)
+        return note_text(verdict, lang)
     bad = [e for e in verdict.entries if e.status != "correct"]
     return SEPARATOR[lang].join(_entry_line(verdict, e, lang) for e in bad[:3]) + \
         (" …" if len(bad) > 3 else "")

@@ -9,39 +9,45 @@ import sympy as sp
 
 from ..model import MultiHeadTrace
 from ..printing.plain import CanonicalTextPrinter
-from .text import grid, projection_inputs, render_text
+from .text import LONG, grid, projection_inputs, render_text
 
 STAGES = ("Q", "K", "V", "R", "S", "M", "L", "A", "O")
 
 
-def heads_text(trace: MultiHeadTrace, decimals: list[dict]) -> str:
-    """Each head as plain text, then the concatenation, W_O (and b_O) and the output."""
+def heads_text(trace: MultiHeadTrace, decimals: list[dict],
+               long: list[frozenset[str]] | None = None,
+               output: dict[str, list[list[str]]] | None = None) -> str:
+    """Each head as plain text, then the concatenation, W_O (and b_O) and the output (`output`:
+    the decimals of C and MHA(X) when their exact entries are too long to print)."""
     p = trace.problem
     columns = p.layout == "columns"
     parts = [f"== {p.title or 'Multi-head attention'} =="]
     if p.num_heads:
         parts.append(f"{p.num_heads} heads split from the whole projections, as "
                      "nn.MultiheadAttention splits them (head k: its block of d_k/h and d_v/h)")
-    for k, (head, dec) in enumerate(zip(trace.heads, decimals), start=1):
-        parts.append(f"-- head {k} --\n" + render_text(head, dec))
+    long = long or [frozenset()] * len(trace.heads)
+    for k, (head, dec, too_long) in enumerate(zip(trace.heads, decimals, long), start=1):
+        parts.append(f"-- head {k} --\n" + render_text(head, dec, None, too_long))
     printer = CanonicalTextPrinter()
     tokens = trace.heads[0].problem.row_labels
+    output = output or {}
 
-    def table(m: sp.ImmutableMatrix, tokened: bool = True) -> str:
+    def table(name: str, m: sp.ImmutableMatrix, tokened: bool = True) -> str:
         rows = tokens if tokened else tuple(str(i + 1) for i in range(m.rows))
-        cells = [[printer.doprint(x) for x in row] for row in m.tolist()]
+        cells = output[name] if name in output else \
+            [[printer.doprint(x) for x in row] for row in m.tolist()]
         labels = tuple(str(j + 1) for j in range(m.cols))
         if columns:
             rows, labels, cells = labels, rows, [list(c) for c in zip(*cells)]
-        return "\n".join(grid(rows, labels, cells))
+        return (f"  ~ {LONG}\n" if name in output else "") + "\n".join(grid(rows, labels, cells))
     stacked = ", stacked" if columns else ""  # one head's output below another's
-    parts.append(f"C = Concat(heads){stacked}:\n" + table(trace.concat))
-    parts.append("W_O (output projection):\n" + table(p.W_O, tokened=False))
+    parts.append(f"C = Concat(heads){stacked}:\n" + table("C", trace.concat))
+    parts.append("W_O (output projection):\n" + table("W_O", p.W_O, tokened=False))
     if p.b_O is not None:
-        parts.append("b_O (output bias):\n" + table(p.b_O, tokened=False))
+        parts.append("b_O (output bias):\n" + table("b_O", p.b_O, tokened=False))
     formula = ("W_O C" + (" + b_O 1^T" if p.b_O is not None else "")) if columns else \
         ("C W_O" + (" + 1 b_O^T" if p.b_O is not None else ""))
-    parts.append(f"MHA(X) = {formula}:\n" + table(trace.output))
+    parts.append(f"MHA(X) = {formula}:\n" + table("O", trace.output))
     return "\n".join(parts) + "\n"
 
 

@@ -15,16 +15,22 @@ from ..printing.plain import CanonicalTextPrinter
 from .text import projection_inputs
 
 
-def render_json(trace: Trace, shown: dict[str, sp.Basic] | None = None) -> str:
+def render_json(trace: Trace, shown: dict[str, sp.Basic] | None = None,
+                decimals: dict[str, list[list[str]]] | None = None) -> str:
     """JSON with every exact entry as a string SymPy reads back as the same expression; masked
     entries of M and L are "-oo". With
     `shown` (a problem written in decimals), "display" holds each stage as a person reads it
-    (0.126, e^0.9995 written exp(0.9995)), beside the exact "stages"."""
+    (0.126, e^0.9995 written exp(0.9995)), beside the exact "stages"; a stage too long to
+    read exactly is there by its decimals (`decimals`). X and its projections, when given, are
+    under "inputs"; a problem laid out in columns has every matrix transposed ("layout")."""
     p = laid_out(trace).problem
     columns = p.layout == "columns"
 
     def book(m: sp.MatrixBase) -> sp.MatrixBase:
         return m.T if columns else m
+
+    def turned(grid: list[list[str]]) -> list[list[str]]:
+        return [list(column) for column in zip(*grid)] if columns else grid
     inputs = dict(projection_inputs(p))
     stages = {name: trace.stage(name) for name in p.shown_stages}
     matrices = {**inputs, **stages}
@@ -33,12 +39,18 @@ def render_json(trace: Trace, shown: dict[str, sp.Basic] | None = None) -> str:
         document["layout"] = "columns"
     document["shapes"] = {name: list(book(m).shape) for name, m in matrices.items()}
     exact = CanonicalPrinter().doprint
+    if p.mask_bias is not None:  # the masks add it, not -oo: which keys they hide
+        document["mask_bias"] = exact(p.mask_bias)
+        document["masked_by_bias"] = turned([list(row) for row in trace.masked_by_bias])
     if inputs:
         document["inputs"] = _grids({name: book(m) for name, m in inputs.items()}, exact)
     document["stages"] = _grids({name: book(m) for name, m in stages.items()}, exact)
     if shown:
-        document["display"] = _grids({name: book(shown.get(name, m)) for name, m in matrices.items()},
-                                     CanonicalTextPrinter().doprint)
+        text = CanonicalTextPrinter().doprint
+        document["display"] = {name: turned(decimals[name]) if decimals and name in decimals
+                               and name not in shown else
+                               _grids({name: book(shown.get(name, m))}, text)[name]
+                               for name, m in matrices.items()}
     return _dump(document) + "\n"
 
 
@@ -56,6 +68,10 @@ def _dump(document: dict) -> str:
         parts.append(f'  "layout": {one_line(document["layout"])}')
     shapes = ", ".join(f"{one_line(k)}: {one_line(v)}" for k, v in document["shapes"].items())
     parts.append(f'  "shapes": {{{shapes}}}')
+    if "mask_bias" in document:
+        parts.append(f'  "mask_bias": {one_line(document["mask_bias"])}')
+        rows = ",\n".join(f"    {one_line(row)}" for row in document["masked_by_bias"])
+        parts.append(f'  "masked_by_bias": [\n{rows}\n  ]')
     for key in ("inputs", "stages", "display"):
         if key in document:
             grids = ",\n".join(f"    {one_line(name)}: [\n" + ",\n".join(

@@ -36,24 +36,32 @@ MASK_WORDS = {"none": "none", "causal": "causal (query i reads keys j <= i)",
               "causal-bottom-right": "causal, bottom-right aligned (j <= i + n_k - n_q)"}
 MARKS = {True: "ok", False: "failed", None: "undecided"}
 MAX_GRID_WIDTH = 100
+LONG = "decimals (the exact entries have more than 15 digits; they are kept and checked):"
 
 
 def render_text(trace: Trace, decimals: dict[str, list[list[str]]],
-                shown: dict[str, sp.Basic] | None = None) -> str:
+                shown: dict[str, sp.Basic] | None = None, long: frozenset[str] = frozenset()) -> str:
     """Every stage in order, with labels, and decimals after the stages that have them; `shown`
-    holds the display forms of the stages, tau and s where they differ (a decimal problem)."""
+    holds the display forms of the stages, tau and s where they differ (a decimal problem);
+    a stage in `long` is shown by its decimals alone (its exact entries are too long)."""
     p = laid_out(trace).problem
     shown = shown or {}
     printer = CanonicalTextPrinter()
     columns = p.layout == "columns"
     lines = [p.title] if p.title else []
     d_k = "" if p.key_dimension is None else f"d_k = {p.key_dimension}, "
-    lines.append(f"n_q = {p.n_q}, n_k = {p.n_k}, {d_k}d_v = {p.d_v}; "
-                 f"scale s = {_PRINTER.doprint(shown.get('s', p.scale_factor))}; "
+    scale = f"scale s = {_PRINTER.doprint(shown.get('s', p.scale_factor))}" if p.start in "QR" \
+        or p.key_dimension is None else f"the given {p.start} already include the scale " \
+        f"1/sqrt({p.key_dimension})"
+    lines.append(f"n_q = {p.n_q}, n_k = {p.n_k}, {d_k}d_v = {p.d_v}; {scale}; "
                  f"temperature tau = {_PRINTER.doprint(shown.get('tau', p.temperature))}")
     masks = [MASK_WORDS[p.mask]] + [word for word, given in (
         ("keep matrix", p.keep), ("key lengths", p.key_lengths), ("bias", p.bias)) if given]
-    lines.append(f"mask: {' + '.join(masks)}; fully masked rows: {p.fully_masked}")
+    if p.mask_bias is not None:
+        lines.append(f"mask: {' + '.join(masks)}; the masks add mask_bias = {p.mask_bias} "
+                     "instead of -oo (a masked weight is tiny, not 0)")
+    else:
+        lines.append(f"mask: {' + '.join(masks)}; fully masked rows: {p.fully_masked}")
     if p.start != "Q":
         lines.append(f"the problem starts from the given {GIVEN[p.start]} {p.start}")
     if columns:
@@ -64,10 +72,19 @@ def render_text(trace: Trace, decimals: dict[str, list[list[str]]],
     for name in p.shown_stages:
         formula = f"{name} ({GIVEN[name]}, given)" if name in GIVEN and name == p.start \
             else COLUMN_FORMULAS.get(name, FORMULAS[name]) if columns else FORMULAS[name]
+        if name == "M" and p.mask_bias is not None:
+            formula = f"M (additive mask: 0 = may read, {p.mask_bias} = may not, mask_bias for -oo)"
         stages.append((name, trace.stage(name), projected(p, name) or formula))
     for name, exact, formula in stages:
         matrix = shown.get(name, exact)
         rows, labels = _labels(trace, name)
+        if name in long and name in decimals:
+            numbers = decimals[name]
+            if columns:
+                matrix, rows, labels, numbers = matrix.T, labels, rows, _turned(numbers)
+            lines += ["", f"{formula}   [{matrix.rows}x{matrix.cols}]", f"  ~ {LONG}"]
+            lines += grid(rows, labels, numbers)
+            continue
         cells = [[printer.doprint(x) for x in row] for row in matrix.tolist()]
         numbers = decimals.get(name)
         if columns:

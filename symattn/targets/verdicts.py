@@ -8,10 +8,15 @@ import sympy as sp
 
 from ..answers.results import EntryVerdict, Verdict, Verification
 from ..printing.plain import TextPrinter
-from ..words import phrase
+from ..words import phrase, reason_text
 
 _PRINTER = TextPrinter()
 SEPARATOR = {"en": "; ", "zh": "；"}
+
+
+MAX_SHOWN = 40
+"""An exact value longer than this is shown by its decimal alone, and an answer's text is cut to
+it: feedback stays one short line."""
 
 
 def value_text(value: object) -> str:
@@ -21,16 +26,28 @@ def value_text(value: object) -> str:
     return _PRINTER.doprint(value) if isinstance(value, sp.Basic) else str(value)
 
 
+def note_text(verdict: Verdict, lang: str) -> str:
+    """The note on a whole claim (why it could not be read, or was not judged) in words."""
+    if verdict.note == "unreadable":  # its values are the reason (parse.reasons)
+        return reason_text(verdict.note_values, lang)
+    return phrase(f"note_{verdict.note}", lang, *verdict.note_values)
+
+
 def rule_text(rule: tuple, lang: str, note: str = "") -> str:
-    """The rule used for an entry, in words."""
+    """The rule used for an entry, in words (a parse failure: why it could not be read)."""
     kind = rule[0]
     if kind == "parse":
-        return phrase("rule_parse", lang, error=note)
+        return reason_text(rule[1:], lang) if len(rule) > 1 else phrase("rule_parse", lang, error=note)
+    if kind == "float":
+        return phrase("rule_float_off", lang, rule[1], reason_text(rule[2], lang)) \
+            if len(rule) > 2 else phrase("rule_float", lang, rule[1])
+    if kind == "allclose":
+        return phrase("rule_allclose", lang, rtol=rule[1], atol=rule[2])
     if kind in ("tolerance", "relative"):
         return phrase(f"rule_{kind}", lang, t=value_text(rule[1]))
     if kind in ("places", "tie"):
         return phrase(f"rule_{kind}", lang, n=rule[1], places="place" if rule[1] == 1 else "places")
-    if kind in ("sigfigs", "numeric"):
+    if kind in ("sigfigs", "numeric", "masked"):
         return phrase(f"rule_{kind}", lang, n=rule[1])
     return phrase(f"rule_{kind}", lang)
 
@@ -44,14 +61,32 @@ def _position(verdict: Verdict, entry: EntryVerdict) -> str:
     return f"{stage}[{entry.position[0] + 1},{entry.position[1] + 1}]"
 
 
+def _cut(text: str) -> str:
+    return text if len(text) <= MAX_SHOWN else text[:MAX_SHOWN - 1] + "…"
+
+
+def hint_all(verdict: Verdict, lang: str) -> str:
+    """One sentence for a claim whose every entry not correct agrees to float precision."""
+    bad = [e for e in verdict.entries if e.status != "correct"]
+    if len(bad) == 1:
+        return reason_text(bad[0].hint, lang)
+    kind = "float32" if any(e.hint[1] == "float32" for e in bad) else "float64"
+    return phrase("hint_float_all", lang, len(bad), kind)
+
+
 def _entry_line(verdict: Verdict, entry: EntryVerdict, lang: str) -> str:
-    if entry.rule == ("parse",):
-        return f"{entry.given}: {rule_text(entry.rule, lang, entry.note)}"
-    expected = value_text(entry.expected if entry.expected_shown is None else entry.expected_shown)
-    if entry.expected_decimal:
-        expected += f" (≈ {entry.expected_decimal})"
-    words = phrase("expected_given", lang, expected=expected, given=entry.given or "—")
-    return f"{_position(verdict, entry)}: {words}{SEPARATOR[lang]}{rule_text(entry.rule, lang, entry.note)}"
+    if entry.rule[0] == "parse":
+        return f"{_cut(entry.given)}: {rule_text(entry.rule, lang, entry.note)}"
+    decimal = entry.expected_decimal
+    exact = value_text(entry.expected if entry.expected_shown is None else entry.expected_shown)
+    expected = f"≈ {decimal}" if decimal and (entry.expected_shown is None or len(exact) > MAX_SHOWN) \
+        else f"{exact} (≈ {decimal})" if decimal else exact
+    words = phrase("expected_given", lang, expected=expected, given=_cut(entry.given) or "—")
+    if entry.hint and verdict.only_precision and len(verdict.entries) > 1:
+        why = f"({reason_text(entry.hint[2], lang)})"  # the claim's line says the rest
+        return f"{_position(verdict, entry)}: {words} {why}"
+    why = reason_text(entry.hint, lang) if entry.hint else rule_text(entry.rule, lang, entry.note)
+    return f"{_position(verdict, entry)}: {words}{SEPARATOR[lang]}{why}"
 
 
 def diagnosis_text(verdict: Verdict, lang: str) -> str:
@@ -74,7 +109,7 @@ def render_verification_text(report: Verification, lang: str = "en") -> str:
         status = phrase(f"status_{verdict.status}", lang)
         bad = [e for e in verdict.entries if e.status != "correct"]
         if verdict.note:
-            detail = phrase(f"note_{verdict.note}", lang, *verdict.note_values)
+            detail = note_text(verdict, lang)
         elif len(verdict.entries) > 1 and bad:
             detail = phrase("entries_wrong", lang, count=len(bad), total=len(verdict.entries))
         elif verdict.entries and verdict.status == "correct":
@@ -85,6 +120,8 @@ def render_verification_text(report: Verification, lang: str = "en") -> str:
         lines.append(f"[{status}] {verdict.key}" + (f": {detail}" if detail else ""))
         if verdict.diagnosis:
             lines.append(f"    {diagnosis_text(verdict, lang)}")
+        if verdict.only_precision and len(verdict.entries) > 1:
+            lines.append(f"    {hint_all(verdict, lang)}")
         lines += [f"    {remark}" for remark in remark_texts(verdict, lang)]
         if len(verdict.entries) > 1 or verdict.status != "correct":
             lines += [f"    {_entry_line(verdict, e, lang)}" for e in bad]
@@ -99,14 +136,21 @@ def render_verification_json(report: Verification, lang: str = "en") -> str:
     """Every claim and entry with status, rule (machine name and words), expected and given."""
     def entry(verdict: Verdict, e: EntryVerdict) -> dict:
         return {"position": [e.position[0] + 1, e.position[1] + 1] if e.position else None,
-                "status": e.status, "rule": [str(x) for x in e.rule],
+                "status": e.status, "rule": [str(x) for x in _flat(e.rule)],
                 "rule_text": rule_text(e.rule, lang, e.note), "expected": value_text(e.expected),
-                "expected_decimal": e.expected_decimal, "given": e.given}
+                "expected_decimal": e.expected_decimal, "given": e.given,
+                "hint": reason_text(e.hint, lang) if e.hint else None}
     claims = [{"key": v.key, "status": v.status,
-               "note": phrase(f"note_{v.note}", lang, *v.note_values) if v.note else None,
+               "note": note_text(v, lang) if v.note else None,
                "diagnosis": v.diagnosis,
                "diagnosis_text": diagnosis_text(v, lang) if v.diagnosis else None,
                "remarks": remark_texts(v, lang),
                "entries": [entry(v, e) for e in v.entries]} for v in report.verdicts]
     document = {"title": report.title, "status": report.status, "claims": claims}
     return json.dumps(document, ensure_ascii=False, indent=2) + "\n"
+
+
+def _flat(rule: tuple) -> list[object]:
+    """A rule's machine name and values, a nested reason spread out: float, float32,
+    off_relative, 3e-8."""
+    return [y for x in rule for y in (_flat(x) if isinstance(x, tuple) else [x])]

@@ -24,6 +24,20 @@ ANSWER_PHRASES: dict[str, dict[str, str]] = {
     "rule_relative": {"en": "within a relative error of {t}", "zh": "相对误差不超过 {t}"},
     "rule_sigfigs": {"en": "the exact value rounded to {n} significant figures",
                      "zh": "精确值保留 {n} 位有效数字"},
+    "rule_float": {"en": "within {0} precision of the exact value", "zh": "与精确值在 {0} 精度内一致"},
+    "rule_float_off": {"en": "beyond {0} precision of the exact value ({1})",
+                       "zh": "超出精确值的 {0} 精度（{1}）"},
+    "rule_allclose": {"en": "|given − exact| ≤ atol + rtol·|exact| (rtol = {rtol}, atol = {atol})",
+                      "zh": "|给出 − 精确| ≤ atol + rtol·|精确|（rtol = {rtol}，atol = {atol}）"},
+    "hint_float": {"en": "agrees with the exact value to {0} precision ({1}); set rule = \"{0}\" "
+                         "in [grading] to accept",
+                   "zh": "与精确值在 {0} 精度内一致（{1}）；在 [grading] 中设 rule = \"{0}\" 即可接受"},
+    "hint_float_all": {"en": "all {0} entries not correct agree with the exact values to {1} "
+                             "precision; set rule = \"{1}\" in [grading] to accept",
+                       "zh": "{0} 个不正确的条目都与精确值在 {1} 精度内一致；在 [grading] 中设 "
+                             "rule = \"{1}\" 即可接受"},
+    "off_relative": {"en": "{0} relative", "zh": "相对误差 {0}"},
+    "off_absolute": {"en": "{0} off", "zh": "相差 {0}"},
     "rule_shape": {"en": "shape", "zh": "形状"},
     "rule_numeric": {"en": "equal to {n} digits but not proved equal",
                      "zh": "在 {n} 位精度下相等，但未能证明"},

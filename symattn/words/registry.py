@@ -36,3 +36,10 @@ def register(table: dict[str, dict[str, str] | Same], prefix: str = "") -> None:
 def phrase(key: str, lang: str, *args: object, **values: object) -> str:
     """The phrase in the language, with its placeholders filled."""
     return PHRASES[key][lang].format(*args, **values)
+
+
+def reason_text(reason: tuple[object, ...], lang: str) -> str:
+    """A reason (phrase key, values...) in words; a value that is a tuple is a phrase too."""
+    key, *values = reason
+    return phrase(str(key), lang, *(reason_text(v, lang) if isinstance(v, tuple) else v
+                                    for v in values))

@@ -36,11 +36,11 @@ TEXTBOOK_PHRASES: dict[str, dict[str, str]] = {
     "tb_projections_cross": {"en": "The queries are projections of $X$, the keys and values of "
                                    "$Y$:",
                              "zh": "query 由 $X$ 投影得到，key 与 value 由 $Y$ 投影得到："},
-    "tb_given_R": {"en": "The problem gives the raw scores $R$ and the values $V$",
+    "tb_given_R": {"en": "the problem gives the raw scores $R$ and the values $V$",
                    "zh": "本题直接给出原始分数 $R$ 与 value 矩阵 $V$"},
-    "tb_given_S": {"en": "The problem gives the scaled scores $S$ and the values $V$",
+    "tb_given_S": {"en": "the problem gives the scaled scores $S$ and the values $V$",
                    "zh": "本题直接给出缩放分数 $S$ 与 value 矩阵 $V$"},
-    "tb_given_L": {"en": "The problem gives the logits $L$ and the values $V$",
+    "tb_given_L": {"en": "the problem gives the logits $L$ and the values $V$",
                    "zh": "本题直接给出 logits $L$ 与 value 矩阵 $V$"},
     "tb_scale_one": {"en": "Because $\\sqrt{{d_k}} = 1$, scaling leaves the raw scores unchanged",
                      "zh": "因为 $\\sqrt{{d_k}} = 1$，缩放不改变原始分数"},
@@ -91,6 +91,13 @@ TEXTBOOK_PHRASES: dict[str, dict[str, str]] = {
     "tb_normalise_one": {"en": "Dividing the row by its sum", "zh": "除以该和归一化"},
     "tb_row_sums": {"en": "The rows sum to 1: {sums}", "zh": "各行之和分别是 {sums}"},
     "tb_row_sums_one": {"en": "The row sums to 1: {sums}", "zh": "该行之和为 {sums}"},
+    "tb_rounded": {"en": "The exact values from here on have more digits than a line holds (their "
+                         "decimals do not end within 15 digits): each is written to {places} places, "
+                         "marked $\\approx$. The exact values are kept; the checks below are made "
+                         "on them.",
+                   "zh": "以下各值的精确形式位数太多，一行写不下（其小数在 15 位以内不终止）："
+                         "每个值保留 {places} 位小数，记作 $\\approx$。精确值仍然保留，下面的检验"
+                         "都基于精确值。"},
     "tb_rows_exact": {"en": "Every row sums to exactly 1", "zh": "每一行之和都精确为 1"},
     "tb_rows_exact_one": {"en": "The row sums to exactly 1", "zh": "该行之和精确为 1"},
     "tb_masked_zero": {"en": "; every masked weight is exactly 0.",

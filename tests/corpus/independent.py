@@ -374,17 +374,26 @@ def single_head(Q, K, V, options: dict):
         for i, length in enumerate(options["key_lengths"]):
             for j in range(length, n_k):
                 readable[i][j] = False
-    if "keep" in options:
-        for i, row in enumerate(options["keep"]):
-            for j, flag in enumerate(row):
-                readable[i][j] = readable[i][j] and bool(flag)
+    for name, hidden in (("keep", False), ("masked", True)):  # masked: true = may not read
+        if name in options:
+            rows = options[name]
+            while len(rows) == 1 and isinstance(rows[0], list) and isinstance(rows[0][0], list):
+                rows = rows[0]  # a batch of one, as [[[...]]]
+            for i, row in enumerate(rows):
+                for j, flag in enumerate(row):
+                    readable[i][j] = readable[i][j] and bool(flag) != hidden
     bias = matrix(options["bias"], allow_ninf=True) if "bias" in options else None
+    # mask_bias (the courses' -1e9): a masked key gets that finite number added, not -inf
+    fill = entry(options["mask_bias"]) if "mask_bias" in options else None
     M = []
     for i in range(n_q):
         row = []
         for j in range(n_k):
             b = bias[i][j] if bias else Num.exact(0)
-            row.append(b if readable[i][j] and not b.is_ninf else MASKED)
+            if b.is_ninf or readable[i][j]:
+                row.append(b if readable[i][j] and not b.is_ninf else MASKED)
+            else:
+                row.append(MASKED if fill is None else b + fill)
         M.append(row)
     L, SM, RM = [], [], []
     for i in range(n_q):
@@ -538,8 +547,10 @@ def given_scores(start: str, scores, V, inp: dict, shared: dict) -> dict:
         scores = [[Num.exact(0) if x.is_ninf else x for x in row] for row in scores]
     identity = [[Num.exact(1 if i == j else 0) for j in range(n_k)] for i in range(n_k)]
     result = single_head(scores, identity, V, options)
-    if start == "R" and "d_k" in inp:
+    if "d_k" in inp:  # R: the scale's d_k; S, L: the book's, already in them (s = 1/sqrt(d_k))
         result["_d_k"] = inp["d_k"]
+        if start != "R":
+            result["_s"] = Num.exact(1) / _apply("sqrt", Num.exact(inp["d_k"]))
     return result
 
 
@@ -609,7 +620,12 @@ def sigfig_candidates(v, figures: int):
     return rounded_candidates(v, figures - 1 - exponent)
 
 
-def judge_token(token: str, x: Num) -> dict:
+def mantissa_digits(body: str) -> str:
+    """The significant digits of an e-notation mantissa ('' for 0.0000e+00)."""
+    return body.lower().split("e")[0].replace(".", "").lstrip("0")
+
+
+def judge_token(token: str, x: Num, tolerance: Decimal | None = None) -> dict:
     result = {"given": token, "expected": fmt(x)}
     if (ex := exact_text(x)) is not None:
         result["exact"] = ex
@@ -624,7 +640,18 @@ def judge_token(token: str, x: Num) -> dict:
         return result
     given = Decimal(token)
     v = x.m
-    if "e" in body.lower():
+    if tolerance is not None and ("." in body or "e" in body.lower()):
+        # [grading] tolerance = t in the answers file: |given - exact| <= t (np.allclose-like)
+        ok = abs(mpf(str(given)) - v) <= mpf(str(tolerance))
+        result.update(rule=f"within +-{tolerance} of the exact value", ok=bool(ok))
+    elif "e" in body.lower() and x.q != 0 and not mantissa_digits(body):
+        # 0.0000000e+00 (a float32 zero, as TensorFlow prints it) has no significant figure:
+        # it is a decimal to its places, 7 here, as symattn reads it
+        places = len(body.lower().split("e")[0].partition(".")[2]) - int(body.lower().split("e")[1])
+        cands = rounded_candidates(v, places)
+        result.update(rule=f"e-notation zero: a decimal with {places} places",
+                      rounded=" or ".join(str(c) for c in cands), ok=any(given == c for c in cands))
+    elif "e" in body.lower():
         mantissa = body.lower().split("e")[0]
         digits = mantissa.replace(".", "").lstrip("0") or "0"
         figures = len(digits)
@@ -687,9 +714,31 @@ def addressed(key: str, stages: dict):
     return [[(f"{label}[{i + 1},{j + 1}]", mat[i][j])]]
 
 
-def judge_claim(key: str, raw, stages: dict, sensitivity) -> dict:
+def indexed(raw) -> tuple[str, list | None]:
+    """(the text, the numbers it claims) of {value = "...", index = [i, ...]}: the matrix
+    printout[i, ...] of a batched printout, found by the shape=(...) it states (counted from 0)."""
+    text = raw["value"]
+    stated = re.search(r"shape\s*=\s*\(([\d,\s]*)\)", text)
+    if stated is None:
+        raise ValueError("an indexed printout here must state its shape=(...)")
+    shape = [int(x) for x in stated[1].split(",") if x.strip()]
+    numbers = read_numbers(text)
+    if math.prod(shape) != len(numbers):
+        raise ValueError(f"shape {shape} but {len(numbers)} numbers")
+    size = math.prod(shape[len(raw["index"]):])
+    offset = sum(i * math.prod(shape[axis + 1:]) for axis, i in enumerate(raw["index"]))
+    return text, numbers[offset:offset + size]
+
+
+def judge_claim(key: str, raw, stages: dict, sensitivity,
+                tolerance: Decimal | None = None) -> dict:
+    index = raw["index"] if isinstance(raw, dict) else None
+    picked = indexed(raw) if isinstance(raw, dict) else None
+    raw = picked[0] if picked else raw
     text = raw if isinstance(raw, str) else json.dumps(raw)
     claim = {"key": key, "given": text}
+    if index is not None:
+        claim["index"] = index
     if (m := _SHAPE.match(key.replace(" ", ""))):
         mat = stages[m["stage"]]
         dims = [int(t) for t in re.findall(r"\d+", text)]
@@ -705,18 +754,18 @@ def judge_claim(key: str, raw, stages: dict, sensitivity) -> dict:
                  "d_v": Num.exact(len(stages["V"] if turned else stages["V"][0])),
                  "tau": stages["_tau"], "s": stages["_s"]}[key]
         tokens = read_numbers(text)
-        entries = [judge_token(tokens[0], value)] if len(tokens) == 1 else []
+        entries = [judge_token(tokens[0], value, tolerance)] if len(tokens) == 1 else []
         flat = [(key, value)]
     else:
         flat = [cell for row in addressed(key, stages) for cell in row]
-        tokens = read_numbers(text)
+        tokens = picked[1] if picked else read_numbers(text)
         entries = []
     if len(tokens) != len(flat):
         claim.update(verdict="invalid", expected=[fmt(x) for _, x in flat],
                      why=f"the text holds {len(tokens)} numbers, the key addresses {len(flat)} entries")
         return claim
     if not entries:
-        entries = [judge_token(t, x) for t, (_, x) in zip(tokens, flat)]
+        entries = [judge_token(t, x, tolerance) for t, (_, x) in zip(tokens, flat)]
     for e, (label, _) in zip(entries, flat):
         e["entry"] = label
     claim["entries"] = entries
@@ -861,10 +910,14 @@ def run_item(folder: Path, meta: dict) -> dict:
     for path in sorted(folder.glob("published*.toml")):
         data = tomllib.loads(path.read_text(encoding="utf-8"), parse_float=Decimal)
         table = data.get("answers", data.get("extra", {}))
+        grading = data.get("grading", {})
+        if set(grading) - {"tolerance"}:
+            raise ValueError(f"{path.name}: only [grading] tolerance is recomputed here")
+        tolerance = Decimal(str(grading["tolerance"])) if "tolerance" in grading else None
         for key, raw in table.items():
             raw = plain(raw)
             try:
-                claim = judge_claim(key, raw, stages, sensitivity)
+                claim = judge_claim(key, raw, stages, sensitivity, tolerance)
             except (ValueError, KeyError, IndexError) as error:
                 claim = {"key": key, "given": raw, "verdict": "invalid", "why": str(error)}
             claim["file"] = path.name
