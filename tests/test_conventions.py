@@ -327,8 +327,10 @@ ROW_WORDS = re.compile(r"\brows?\b|逐行|各行|每行|该行|每一行|第 \d+
 
 @pytest.mark.parametrize("text", [BOOK, PRINCE_12_1.read_text(encoding="utf-8"),
                                   BOOK.replace('mask = "causal"', 'temperature = 2\nkey_lengths = '
-                                               '[1, 3, 2]')],
-                         ids=["causal", "prince-12-1", "temperature-padding"])
+                                               '[1, 3, 2]'),
+                                  BOOK.replace('mask = "causal"', 'mask = "causal"\n'
+                                               'mask_bias = "-1e9"')],
+                         ids=["causal", "prince-12-1", "temperature-padding", "mask_bias"])
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_a_columns_derivation_never_says_row(text, lang, tmp_path, capsys):
     """Every detail, both targets: the book's derivation goes column by column."""

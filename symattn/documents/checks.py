@@ -55,7 +55,7 @@ def sentence(d: Derivation, result: CheckResult) -> tuple[Segment, ...]:
                         count=count)
     if result.check == "masked_small":
         if "below" not in values:
-            return segments("tb_check_masked_small_none", lang)
+            return segments(said("tb_check_masked_small_none", c), lang)
         return segments("tb_check_masked_small", lang, count=values["count"],
                         below=values["below"], bias=math(d.scalars["mask_bias"]))
     if result.check == "numeric":

@@ -64,7 +64,7 @@ def setup(d: Derivation, fit: Fit, projections_too: bool = True) -> list[Block]:
                            Display(tuple(_inputs(d, fit, ("Q", "K", "V"))))))
     whole = [str(i + 1) for i, row in enumerate(d.trace.masked_by_bias) if all(row)]
     if whole:
-        blocks.append(Paragraph(segments("tb_bias_whole_rows", lang, rows=", ".join(whole),
+        blocks.append(Paragraph(segments(said("tb_bias_whole_rows", c), lang, rows=", ".join(whole),
                                          bias=math(d.scalars["mask_bias"]))))
     if d.trace.fully_masked_rows:
         rows = ", ".join(str(i + 1) for i in d.trace.fully_masked_rows)

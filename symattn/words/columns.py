@@ -93,6 +93,22 @@ COLUMN_PHRASES: dict[str, dict[str, str]] = {
     "heads_output_columns": {"en": "output = W_O Concat(heads): largest difference from mpmath "
                                    "{difference}",
                              "zh": "输出 = W_O Concat(heads)：与 mpmath 的最大差 {difference}"},
+    "tb_bias_whole_rows_columns": {"en": "Column {rows} masks every key: the masks' ${bias}$ is "
+                                         "added to all its logits and cancels in the softmax, so "
+                                         "its weights are the softmax of its scores.",
+                                   "zh": "第 {rows} 列的所有 key 都被掩码：${bias}$ 加到该列每个 "
+                                         "logit 上，在 softmax 中相互抵消，所以其权重就是其分数的 "
+                                         "softmax。"},
+    "tb_check_masked_small_none_columns": {"en": "No key is masked in a column that reads another "
+                                                 "key.",
+                                           "zh": "没有哪个被掩码的 key 与可读取的 key 在同一列。"},
+    "detail_masked_small_rows_columns": {
+        "en": "{count} masked entries, each below 10^-{below}{at}; column(s) {rows} mask every key: "
+              "the softmax of their scores",
+        "zh": "{count} 个被掩码的位置，每个都小于 10^-{below}{at}；第 {rows} 列所有 key 都被掩码，"
+              "权重为其分数的 softmax"},
+    "detail_masked_small_none_columns": {"en": "no key masked in a column that reads another",
+                                         "zh": "没有与可读取 key 同列的被掩码 key"},
     "check_name_row_sums_columns": {"en": "columns of A sum to 1", "zh": "A 的每列之和为 1"},
     "detail_shapes_ok_columns": {"en": "R, S, M, L, A are {n_k}x{n_q}; O is {d_v}x{n_q}",
                                  "zh": "R、S、M、L、A 为 {n_k}x{n_q}；O 为 {d_v}x{n_q}"},
