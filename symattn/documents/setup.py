@@ -102,8 +102,8 @@ def projections(d: Derivation, fit: Fit) -> list[Block]:
     source = "Y" if "Y" in shown else "X"
     key = "tb_projections_cross" if source == "Y" else said("tb_projections", c)
     weights = [item for w in ("W_Q", "W_K", "W_V") for item in stacked(w, cells(d.shown(w)), fit)]
-    weights += [item for b in ("b_Q", "b_K", "b_V") if b in shown
-                for item in stacked(bias_name(b[-1], c), cells(d.shown(b)), fit)]
+    biases = [item for b in ("b_Q", "b_K", "b_V") if b in shown
+              for item in stacked(bias_name(b[-1], c), cells(d.shown(b)), fit)]
     lines: list[str] = []
     for name, x in (("Q", "X"), ("K", source), ("V", source)):
         w, b = f"W_{name}", f"b_{name}" if f"b_{name}" in shown else None
@@ -123,5 +123,6 @@ def projections(d: Derivation, fit: Fit) -> list[Block]:
             [f"{name} &= {formula}"] + [line.replace(" = ", " &= ", 1)
                                         for line in pack(blocks, fit) or blocks])
     note = (rounding_note(d),) if d.rounded & {"Q", "K", "V"} else ()
-    return [step(segments(key, lang), Display(tuple(pack(weights, fit) or weights)),
-                 Display(tuple(lines))), *note]
+    shown_weights = [Display(tuple(pack(items, fit) or items)) for items in (weights, biases)
+                     if items]  # two displays: together they may be taller than a page
+    return [step(segments(key, lang), *shown_weights, Display(tuple(lines))), *note]
