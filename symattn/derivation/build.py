@@ -226,9 +226,7 @@ def _shown(a: Approx | None) -> sp.Expr:
     """An Approx as a value to print: its digits (0 for a masked entry's weight)."""
     if a is None:
         return sp.S.NegativeInfinity
-    if a.exponent:
-        return sp.Mul(signed(a.digits), sp.Pow(10, a.exponent, evaluate=False), evaluate=False)
-    return signed(a.digits)
+    return signed(a.text)  # 4.5e-5 as its text: 10^e of a huge e must not be built
 
 
 class Shown(Mapping):

@@ -7,7 +7,7 @@ from __future__ import annotations
 from ..derivation import Derivation
 from ..printing.fit import Fit
 from ..printing.matrices import matrix_lines
-from ..printing.printer import math, tau_equation
+from ..printing.printer import approx, math, tau_equation
 from .blocks import Block, Display, Segment, segments, step
 from .rounding import rounding_note, stage_cells
 from .textbook import same_logits
@@ -75,7 +75,8 @@ def _weights(d: Derivation, fit: Fit) -> list[Block]:
     lead = segments("tb_exponentiate" + one, lang) + (
         segments("tb_minus_infinity", lang) if masked else ()) + segments("tb_gives", lang)
     exps = _lines(d, "E", [], "E", fit)
-    sums = [rf"Z_{{{i + 1}}} &{APPROX if 'E' in d.rounded else '='} {math(d.sums[i])}" for i in live]
+    sums = [rf"Z_{{{i + 1}}} &{APPROX} {approx(d.decimals['Z'][i][0])}" if "E" in d.rounded
+            else rf"Z_{{{i + 1}}} &= {math(d.sums[i])}" for i in live]
     weights = _lines(d, "A", [("=", r"\operatorname{softmax}(L)")], "A", fit)
     return [step(lead + segments("tb_colon", lang), Display(tuple(exps))),
             step(segments("tb_sums_display" + one, lang) + segments("tb_colon", lang),
