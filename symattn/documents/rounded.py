@@ -9,7 +9,7 @@ from ..derivation import Derivation
 from ..derivation.orientation import output, said, scores
 from ..printing.fit import Fit
 from ..printing.matrices import matrix_lines
-from ..printing.printer import math, tau_equation
+from ..printing.printer import approx, math, tau_equation
 from .blocks import Block, Display, Segment, segments, step
 from .rounding import rounding_note, stage_cells
 from .textbook import same_logits
@@ -77,7 +77,8 @@ def _weights(d: Derivation, fit: Fit) -> list[Block]:
     lead = segments(said("tb_exponentiate" + one, c), lang) + (
         segments("tb_minus_infinity", lang) if masked else ()) + segments("tb_gives", lang)
     exps = _lines(d, "E", [], "E", fit)
-    sums = [rf"Z_{{{i + 1}}} &{APPROX if 'E' in d.rounded else '='} {math(d.sums[i])}" for i in live]
+    sums = [rf"Z_{{{i + 1}}} &{APPROX} {approx(d.decimals['Z'][i][0])}" if "E" in d.rounded
+            else rf"Z_{{{i + 1}}} &= {math(d.sums[i])}" for i in live]
     weights = _lines(d, "A", [("=", r"\operatorname{softmax}(L)")], "A", fit)
     return [step(lead + segments("tb_colon", lang), Display(tuple(exps))),
             step(segments(said("tb_sums_display" + one, c), lang) + segments("tb_colon", lang),
