@@ -9,17 +9,14 @@ import sympy as sp
 
 from .lazy import Lazy as Lazy
 from .lazy import Stage as _Stage
-from .vocabulary import FULLY_MASKED_POLICIES as FULLY_MASKED_POLICIES
-from .vocabulary import MASK_KINDS as MASK_KINDS
+from .vocabulary import FULLY_MASKED_POLICIES as FULLY_MASKED_POLICIES, MASK_KINDS as MASK_KINDS
 from .vocabulary import STAGES as STAGES
 
 
 class ShownDecimal(sp.Symbol):
-    """A terminating decimal as a problem written in decimals shows it (0.85, not 17/20).
-
-    It stands for its exact rational in display forms only (derivation.shown); nothing computes
-    with it. It prints as its digits in every printer, being a symbol named by them.
-    """
+    """A terminating decimal as a problem written in decimals shows it (0.85, not 17/20): it
+    stands for its exact rational in display forms only (exact.shown), nothing computes with
+    it, and every printer prints it as its digits, being a symbol named by them."""
 
     def __new__(cls, digits: str, **assumptions: bool) -> ShownDecimal:  # pickle passes them
         return super().__new__(cls, digits, positive=True)

@@ -331,7 +331,9 @@ def test_mistakes_of_a_multi_head_problem_reach_its_output(files, capsys):
 
 def _float32_printout(problem) -> str:
     """O as a float32 printout would give it: 8 significant figures, the last one off by one
-    (within float32 precision, not the exact value rounded); integers exactly."""
+    (within float32 precision, not the exact value rounded); integers exactly, and a value
+    below float32's smallest normal number (a leak through a -1e9 mask) as 0.0, as float32
+    prints it."""
     from symattn.answers.verify import facts_of
     from symattn.numeric import context, magnitude, to_mpf
 
@@ -340,6 +342,8 @@ def _float32_printout(problem) -> str:
     def entry(x) -> str:
         if x.is_Integer:
             return str(x)
+        if abs(to_mpf(ctx, x, {})) < ctx.mpf(2) ** -126:
+            return "0.0"
         places = 7 - (magnitude(x) or 0)
         units = int(ctx.nint(to_mpf(ctx, x, {}) * ctx.mpf(10) ** places)) + 1
         return f"{units}e-{places}"

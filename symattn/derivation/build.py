@@ -13,8 +13,8 @@ from dataclasses import dataclass, replace
 import mpmath
 import sympy as sp
 
-from ..exact.shown import MAX_SHOWN_DIGITS, Form, long_stages, shown_form
-from ..model import STAGES, ShownDecimal, Trace
+from ..exact.shown import MAX_SHOWN_DIGITS, Form, long_stages, shown_form, signed
+from ..model import STAGES, Trace
 from ..numeric import recompute
 from ..reports import Report
 from .approx import Approx, approximate
@@ -240,10 +240,8 @@ def _shown(a: Approx | None) -> sp.Expr:
     if a is None:
         return sp.S.NegativeInfinity
     if a.exponent:
-        return sp.Mul(ShownDecimal(a.digits), sp.Pow(10, a.exponent, evaluate=False),
-                      evaluate=False)
-    text = a.digits.removeprefix("-")
-    return -ShownDecimal(text) if a.digits.startswith("-") else ShownDecimal(text)
+        return sp.Mul(signed(a.digits), sp.Pow(10, a.exponent, evaluate=False), evaluate=False)
+    return signed(a.digits)
 
 
 class Shown(Mapping):

@@ -107,8 +107,12 @@ def as_decimals(matrix: sp.ImmutableMatrix, places: int) -> sp.ImmutableMatrix:
     ShownDecimal, printed as its digits); any other matrix as it is."""
     if not long_values(matrix):
         return matrix
-    return sp.ImmutableMatrix([[-ShownDecimal(t[1:]) if t.startswith("-") else ShownDecimal(t)
-                                for t in row] for row in decimal_grid(matrix, places)])
+    return sp.ImmutableMatrix([[signed(t) for t in row] for row in decimal_grid(matrix, places)])
+
+
+def signed(digits: str) -> sp.Expr:
+    """Decimal digits as shown: ShownDecimal, negated for a leading minus (-0.25)."""
+    return -ShownDecimal(digits[1:]) if digits.startswith("-") else ShownDecimal(digits)
 
 
 def _digits(r: sp.Rational) -> int:
