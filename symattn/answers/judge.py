@@ -17,7 +17,7 @@ from ..parse.claims import Claim, Given
 from ..exact.shown import decimals_shown
 from ..limits import MAX_PROOF_TERMS
 from .impossible import half_unit, impossible
-from .book import BookMistakes, engine_facts
+from .book import BookMistakes
 from .head_mistakes import HeadMistakes
 from .mistakes import Mistakes
 from .precision import (FLOATS, Size, Sizes, agreement, off, rule_bound, within_allclose,
@@ -92,11 +92,9 @@ def judge_claim(claim: Claim, facts: Facts, grading: Grading) -> Verdict:
     if given is None:
         shape = (len(region), len(region[0]), len(claim.rows), max(len(r) for r in claim.rows))
         return Verdict(claim.key, "wrong", (), "size", shape)
-    sizes = Sizes(engine_facts(facts))  # computed from the engine's rows: a book's column is one
+    sizes = Sizes(facts)  # a columns book's facts are sized by the engine's rows (Sizes)
 
     def size(position: tuple[int, int] | None, expected: sp.Expr) -> Size:
-        if facts.columns and position is not None:
-            position = position[::-1]
         return lambda: sizes.of(t.name, position, expected)
 
     entries = tuple(judge_entry(position, expected, g, grading, facts, size(position, expected))
