@@ -12,6 +12,7 @@ from __future__ import annotations
 import csv
 import random
 import re
+import struct
 import warnings
 
 import pytest
@@ -37,9 +38,8 @@ from symattn.words.exercises import EXERCISE_PHRASES, MISTAKE_NAMES
 from symattn.words.reading import READING_PHRASES
 
 try:
-    with warnings.catch_warnings():  # torch warns at import when NumPy is absent
+    with warnings.catch_warnings():  # torch warns at import when NumPy is absent (as in CI)
         warnings.simplefilter("ignore", UserWarning)
-        import numpy as np
         import torch
 except ImportError:  # judged per test by need(): a skip, or a failure in CI
     torch = None
@@ -154,12 +154,19 @@ def _float32_attention(problem, dtype, *, scale=True, causal=True):
     return a, a @ v
 
 
+def _float32_str(x: float) -> str:
+    """As NumPy prints a float32: the fewest digits that read back as the same float32."""
+    def single(v: float) -> float:
+        return struct.unpack("f", struct.pack("f", v))[0]
+    value = single(x)
+    digits = next(f"{value:.{p}g}" for p in range(1, 10) if single(float(f"{value:.{p}g}")) == value)
+    return repr(float(digits))  # 1 -> 1.0, 1e-05 stays: NumPy's spelling of the same digits
+
+
 def _printed(t) -> str:
     """As NumPy prints the array: float32 shortest reprs, float64 reprs."""
-    kind = np.float32 if t.dtype == torch.float32 else np.float64
-    return "[" + ", ".join("[" + ", ".join(repr(float(kind(x))) if kind is np.float64 else
-                                           str(kind(x)) for x in row) + "]"
-                           for row in t.tolist()) + "]"
+    show = _float32_str if t.dtype == torch.float32 else (lambda x: repr(float(x)))
+    return "[" + ", ".join("[" + ", ".join(show(x) for x in row) + "]" for row in t.tolist()) + "]"
 
 
 @pytest.mark.parametrize("name", ["02_causal_three_positions", "05_five_tokens_temperature",

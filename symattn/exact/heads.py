@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import sympy as sp
 
-from ..model import MultiHeadProblem, MultiHeadTrace
+from ..model import MultiHeadProblem, MultiHeadTrace, Problem, Trace
 from .attention import attend
 from .shown import long_values
+
+
+def attend_any(problem: Problem | MultiHeadProblem) -> Trace | MultiHeadTrace:
+    """One head's trace or every head's: the computation a problem of either kind asks for."""
+    return attend_heads(problem) if isinstance(problem, MultiHeadProblem) else attend(problem)
 
 
 def attend_heads(problem: MultiHeadProblem) -> MultiHeadTrace:
