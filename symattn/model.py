@@ -129,6 +129,7 @@ class Problem:
     sweep: SweepSpec | None = None  # the file's [sweep]
     gradient: Upstream | None = None  # the file's [gradient]
     decimals: bool = False  # the problem writes its numbers as decimals: show them so
+    written: tuple[tuple[sp.Rational, str], ...] = ()  # decimals written with trailing zeros
     start: str = "Q"  # where the problem starts: Q and K, or given scores R, S or logits L
     given_d_k: int | None = None  # d_k stated with given scores (R: its 1/√d_k is the scale)
     mask_bias: sp.Expr | None = None  # masks add this large negative number, not -oo (-10^9)

@@ -92,7 +92,7 @@ def test_without_a_rule_they_are_wrong_and_said_to_agree_to_float32():
     assert bad[0].hint == ("hint_float", "float32", ("off_relative", "3e-8"))
     assert bad[0].expected_decimal == "0.23500371"  # as many places as the answer
     text = render_verification_text(report)
-    assert ("    all 7 entries not correct agree with the exact values to float32 precision; "
+    assert ("    the 7 entries marked wrong all agree with the exact values to float32 precision; "
             'set rule = "float32" in [grading] to accept') in text
     assert ("    A[1,2]: expected exp(1/2)/(1 + e + 2*exp(1/2)) (≈ 0.23500371), given 0.23500372 "
             "(3e-8 relative)") in text
@@ -386,7 +386,7 @@ def test_grading_a_class_under_the_rule(tmp_path):
         graded = grade(submissions, facts_of(problem), grading, {}, workers=1)
         assert [[v.status for v in g.verdicts] for g in graded] == expected
     ann = graded[0].verdicts
-    assert feedback(ann[0], "en") == ("all 7 entries not correct agree with the exact values to "
+    assert feedback(ann[0], "en") == ("the 7 entries marked wrong all agree with the exact values to "
                                       'float32 precision; set rule = "float32" in [grading] to accept')
     assert feedback(graded[1].verdicts[0], "zh") == "see my notebook: 无法将其读作数字或矩阵"
     written = tmp_path / "p.toml"

@@ -7,8 +7,8 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from benchmarks import wholejob, wholejob_plot, wholejob_report
-from benchmarks.jobs import FAMILIES, FAMILY_COMMANDS, FLOAT_COMMANDS, FLOAT_NAME, FLOATS,
-                            problem_toml
+from benchmarks.jobs import (FAMILIES, FAMILY_COMMANDS, FLOAT_COMMANDS, FLOAT_NAME, FLOATS,
+                            problem_toml)
 from symattn.parse.spec import load_problem
 
 ROOT = Path(__file__).resolve().parent.parent

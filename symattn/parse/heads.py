@@ -8,6 +8,8 @@ is transposed here, so that the engine computes in rows whatever the file's layo
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from collections.abc import Mapping
 from typing import Any
 
@@ -131,7 +133,9 @@ def read_multi_head(reader: Any, data: Mapping[str, Any], inputs: Mapping[str, A
             single["title_zh"] = head_zh
         problems.append(reader.problem(single, where=f"heads[{k}]"))
     W_O, b_O = output_projection(reader, inputs, symbols, sum(h.d_v for h in problems), columns)
-    return MultiHeadProblem(tuple(problems), W_O, title, reader.source, problems[0].presentation,
+    written = tuple(reader.written.items())  # W_O's too: the heads' forms show it
+    return MultiHeadProblem(tuple(replace(h, written=written) for h in problems), W_O, title,
+                            reader.source, problems[0].presentation,
                             read_answers(data, symbols, reader.source),
                             read_grading(data, reader.source), title_zh, b_O=b_O)
 

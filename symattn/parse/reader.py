@@ -20,6 +20,7 @@ from .printouts import split_structure
 from .tokens import FUNCTION_NAMES
 
 _DECIMAL = re.compile(r"\d\.|\.\d|\d[eE][+-]?\d")  # a number written with a point or exponent
+_TRAILING_ZERO = re.compile(r"\s*[+-]?\d*\.\d*0\s*")  # 1.5440, 2.0, -0.50: shown with its zeros
 SYMBOL_KINDS = {"real": {"real": True}, "positive": {"positive": True}}
 RESERVED_NAMES = frozenset(CONSTANTS) | FUNCTION_NAMES | INFINITY_NAMES
 
@@ -30,6 +31,7 @@ class Reader:
     def __init__(self, source: str) -> None:
         self.source = source
         self.decimal_keys: list[str] = []  # entries written as decimals (0.85, 2e-3), in order
+        self.written: dict[sp.Rational, str] = {}  # a decimal's text when it ends in zeros
 
     def fail(self, key: str, reason: str) -> InputError:
         return InputError(reason, source=self.source, key=key)
@@ -80,9 +82,12 @@ class Reader:
         if _DECIMAL.search(text):
             self.decimal_keys.append(key)
         try:
-            return parse_expression(text, symbols=symbols, allow_neg_infinity=allow_neg_infinity)
+            parsed = parse_expression(text, symbols=symbols, allow_neg_infinity=allow_neg_infinity)
         except InputError as error:
             raise error.located(source=self.source, key=key) from None
+        if _TRAILING_ZERO.fullmatch(text):
+            self.written.setdefault(parsed, text.strip().lstrip("+"))
+        return parsed
 
     def trusted(self, value: sp.Expr, key: str, allow_neg_infinity: bool) -> sp.Expr:
         if value is sp.S.NegativeInfinity and allow_neg_infinity:

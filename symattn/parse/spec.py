@@ -147,6 +147,7 @@ class ProblemReader(Reader):
             if "gradient" in data else None,
             projections=projections,
             decimals=any(not key.startswith(OPTION_TABLES) for key in self.decimal_keys[first:]),
+            written=tuple(self.written.items()),
             layout="columns" if columns else "rows",
             **scores,
         )

@@ -42,7 +42,9 @@ def split_heads(reader: Any, data: Mapping[str, Any], inputs: Mapping[str, Any],
     title, title_zh = reader.titles(data)
     heads = tuple(_head(whole, k, h, title, title_zh) for k in range(h))
     W_O, b_O = output_projection(reader, inputs, symbols, whole.d_v, columns)
-    return MultiHeadProblem(heads, W_O, title, reader.source, whole.presentation,
+    written = tuple(reader.written.items())  # W_O's too: the heads' forms show it
+    return MultiHeadProblem(tuple(replace(h, written=written) for h in heads), W_O, title,
+                            reader.source, whole.presentation,
                             read_answers(data, symbols, reader.source),
                             read_grading(data, reader.source), title_zh, b_O=b_O, num_heads=h)
 
