@@ -82,8 +82,10 @@ def render_text(trace: Trace, decimals: dict[str, list[list[str]]],
             numbers = decimals[name]
             if columns:
                 rows, labels, numbers = labels, rows, _turned(numbers)
-            lines += ["", f"{formula}   [{len(rows)}x{len(labels)}]", f"  ~ {LONG}"] + \
-                grid(rows, labels, numbers)
+            table = grid(rows, labels, numbers)
+            lines += ["", f"{formula}   [{len(rows)}x{len(labels)}]", f"  ~ {LONG}"] + (
+                table if max(width(line) for line in table) <= MAX_GRID_WIDTH
+                else listing(name, rows, labels, numbers, None, relation="~"))
             continue
         cells = [[printer.doprint(x) for x in row] for row in matrix.tolist()]
         numbers = decimals.get(name)
@@ -171,15 +173,16 @@ def grid(rows: tuple[str, ...], columns: tuple[str, ...], cells: list[list[str]]
 
 
 def listing(name: str, rows: tuple[str, ...], columns: tuple[str, ...], cells: list[list[str]],
-            decimals: list[list[str]] | None) -> list[str]:
-    """Entry by entry, for matrices too wide to read as a grid."""
+            decimals: list[list[str]] | None, relation: str = "=") -> list[str]:
+    """Entry by entry, for matrices too wide to read as a grid (relation ~: cells that are
+    decimals of the exact entries)."""
     out = []
     for i, (label, row) in enumerate(zip(rows, cells)):
         out.append(f"  row {i + 1} ({label}):" if label != str(i + 1) else f"  row {i + 1}:")
         for j, (column, cell) in enumerate(zip(columns, row)):
             approx = f"  ~ {decimals[i][j]}" if decimals and cell != decimals[i][j] else ""
             head = f"{name}[{i + 1},{j + 1}]" + (f" ({column})" if column != str(j + 1) else "")
-            out.append(f"    {head} = {cell}{approx}")
+            out.append(f"    {head} {relation} {cell}{approx}")
     return out
 
 
