@@ -4,6 +4,9 @@
     python tests/corpus/independent.py --check    # recompute and compare with the committed files
     python tests/corpus/independent.py 07_qml_the_cat_sleeps   # one item (a folder name)
 
+An item is a folder with problem.toml, or with several <name>.problem.toml (one per batch
+element, 41-43), each judged against its own <name>.published*.toml into <name>.expected.json.
+
 Pure mpmath at 50 digits plus fractions; it never imports symattn. It reads each item's
 problem.toml (decimals exactly: tomllib with parse_float=Decimal, then Fraction), computes
 Q, K, V (from X and W_Q, W_K, W_V, or Y), R = Q K^T, S = s R (s = 1/sqrt(d_k) unless `scale` says

@@ -1,8 +1,8 @@
-"""Write batch1..batch4.problem.toml: Karpathy's "version 4: self-attention!" for each of the
-four batch elements (torch.manual_seed(1337), x = torch.randn(4, 8, 32), key, query, value =
-nn.Linear(32, 16, bias=False)); batch1 is tests/corpus/38_karpathy_self_attention_head.
+"""Write batch0..batch3.problem.toml: Karpathy's "version 4: self-attention!" for each of the
+four batch elements x[0] .. x[3] (torch.manual_seed(1337), x = torch.randn(4, 8, 32), key,
+query, value = nn.Linear(32, 16, bias=False)); batch0 is tests/corpus/38_karpathy_self_attention_head.
 
-    python pending/38b_karpathy_wei_all_batches/reproduce.py
+    python tests/corpus/41_karpathy_wei_all_batches/reproduce.py
 
 Every float32 is written as the shortest decimal that reads back to the same float32.
 """
@@ -35,10 +35,10 @@ with torch.no_grad():
     weights = "\n".join(toml_matrix(n, layer.weight.T) for n, layer in
                         (("W_Q", query), ("W_K", key), ("W_V", value)))
     for b in range(4):
-        text = (f"# Karpathy, gpt-dev.ipynb, version 4: self-attention, batch element {b + 1} of 4\n"
+        text = (f"# Karpathy, gpt-dev.ipynb, version 4: self-attention, batch element x[{b}] of 4\n"
                 "# (written by reproduce.py; see tests/corpus/38_karpathy_self_attention_head for\n"
                 "# the encoding: W = nn.Linear weight.T, no scale, causal mask).\n"
-                f'title = "One self-attention head, seed 1337, batch element {b + 1}"\n\n[input]\n'
+                f'title = "One self-attention head, seed 1337, batch element x[{b}]"\n\n[input]\n'
                 + toml_matrix("X", x[b]) + "\n" + weights
                 + '\n\n[attention]\nmask = "causal"\nscale = "none"\n')
-        (HERE / f"batch{b + 1}.problem.toml").write_text(text, encoding="utf-8")
+        (HERE / f"batch{b}.problem.toml").write_text(text, encoding="utf-8")

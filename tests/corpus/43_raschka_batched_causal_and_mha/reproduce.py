@@ -1,7 +1,7 @@
 """Regenerate the weights of Raschka's sections 3.5.3, 3.6.1 and 3.6.2 (PyTorch, float32) and
 print them as TOML for the problem files in this folder, and the book's printouts.
 
-    python pending/42_raschka_batched_causal_and_mha/reproduce.py
+    python tests/corpus/43_raschka_batched_causal_and_mha/reproduce.py
 
 Every float32 is written as the shortest decimal that reads back to the same float32
 (NumPy's float32 repr). nn.Linear computes x @ weight.T (+ bias): the projections are weight.T.
