@@ -75,7 +75,7 @@ def read_projections(reader: Any, inputs: Mapping[str, Any], symbols: Mapping[st
     for name in ("X", "W_Q", "W_K", "W_V"):
         if name not in inputs:
             raise reader.fail(key(name), "missing (X with W_Q, W_K and W_V, or Q, K and V)")
-        if isinstance(inputs[name], dict):
+        if isinstance(inputs[name], dict) and "value" not in inputs[name]:  # {value, index}: a batch
             raise reader.fail(key(name), "a problem given as shapes writes Q, K and V as "
                               "{shape = [rows, columns]} in [input], with heads = h for heads")
     read = {name: reader.matrix(inputs[name], key(name), symbols)

@@ -4,6 +4,9 @@
     python tests/corpus/independent.py --check    # recompute and compare with the committed files
     python tests/corpus/independent.py 07_qml_the_cat_sleeps   # one item (a folder name)
 
+An item is a folder with problem.toml, or with several <name>.problem.toml (one per batch
+element, 41-43), each judged against its own <name>.published*.toml into <name>.expected.json.
+
 Pure mpmath at 50 digits plus fractions; it never imports symattn. It reads each item's
 problem.toml (decimals exactly: tomllib with parse_float=Decimal, then Fraction), computes
 Q, K, V (from X and W_Q, W_K, W_V, or Y), R = Q K^T, S = s R (s = 1/sqrt(d_k) unless `scale` says
@@ -469,12 +472,88 @@ def book_head(inp: dict, options: dict, get) -> dict:
             "_s": s, "_tau": tau, "_d_k": d_k, "_columns": True}
 
 
+def nested_shape(tree) -> list[int]:
+    """The shape of a regular nested list ([] for a single entry)."""
+    if not isinstance(tree, list):
+        return []
+    shapes = {tuple(nested_shape(x)) for x in tree}
+    if len(shapes) != 1:
+        raise ValueError("an irregular nested list")
+    return [len(tree), *shapes.pop()]
+
+
+def picked_matrix(raw):
+    """(rows, batch axes) of an input: a list of rows as written, or {value = nested list,
+    index = [i, ...]}, the matrix value[i][...] of a batch (counted from 0), whose batch axes are
+    the value's shape but its last two; axes of size 1 left over are dropped."""
+    if not isinstance(raw, dict):
+        return raw, []
+    value, index = raw["value"], raw.get("index", [])
+    shape = nested_shape(value)
+    for axis, i in enumerate(index):
+        if not 0 <= i < shape[axis]:
+            raise ValueError(f"index {index} does not fit shape {shape}")
+        value = value[i]
+    rest = shape[len(index):]
+    while len(rest) > 2 and 1 in rest[:-2]:
+        value, rest = value[0], rest[1:]  # a leading axis of size 1
+    if len(rest) != 2:
+        raise ValueError(f"index {index} of shape {shape} leaves {len(rest)} axes, not 2")
+    return value, shape[:-2]
+
+
+def split_heads(inp: dict) -> list[dict]:
+    """[input] num_heads = h with whole W_Q, W_K, W_V (and biases): head k takes the k-th block
+    of d/h columns of each, as nn.MultiheadAttention's view(..., h, d/h) splits them."""
+    h = inp["num_heads"]
+    heads = [{} for _ in range(h)]
+    for name in ("W_Q", "W_K", "W_V", "b_Q", "b_K", "b_V"):
+        if name not in inp:
+            continue
+        rows = inp[name] if name.startswith("W") or isinstance(inp[name][0], list) else [inp[name]]
+        width = len(rows[0])
+        if width % h:
+            raise ValueError(f"{name} has {width} columns, not a multiple of num_heads = {h}")
+        size = width // h
+        for k, head in enumerate(heads):
+            block = [row[k * size:(k + 1) * size] for row in rows]
+            head[name] = block if name.startswith("W") else block[0]
+    return heads
+
+
+def unbatched(problem: dict) -> tuple[dict, list[int]]:
+    """The problem with every input given as {value, index} replaced by the matrix it picks,
+    num_heads written out as [[heads]], and the batch axes the picked inputs share."""
+    inp = dict(problem["input"])
+    batches = set()
+    for name, raw in list(inp.items()):
+        if isinstance(raw, dict):
+            inp[name], batch = picked_matrix(raw)
+            batches.add(tuple(batch))
+    if len(batches) > 1:
+        raise ValueError(f"the inputs' batch axes differ: {sorted(batches)}")
+    out = dict(problem, input=inp)
+    if "num_heads" in inp:
+        if "heads" in problem:
+            raise ValueError("num_heads and [[heads]] together")
+        out["heads"] = split_heads(inp)
+        for name in ("W_Q", "W_K", "W_V", "b_Q", "b_K", "b_V", "num_heads"):
+            inp.pop(name, None)
+    return out, list(batches.pop()) if batches else []
+
+
 def solve(problem: dict, perturb: dict | None = None) -> dict:
     """Every stage of the problem; `perturb` maps (matrix name, i, j) -> added mpf (sensitivity)."""
+    problem, batch = unbatched(problem)
+    stages = solve_one(problem, perturb)
+    stages["_batch"] = batch
+    return stages
+
+
+def solve_one(problem: dict, perturb: dict | None = None) -> dict:
+    """Every stage of a problem whose inputs are plain matrices."""
     inp = problem["input"]
     shared = problem.get("attention", {})
-    if "num_heads" in inp:
-        raise ValueError("num_heads (heads split from whole projections) is not recomputed here")
 
     def get(name):
         if name not in inp:
@@ -714,14 +793,37 @@ def addressed(key: str, stages: dict):
     return [[(f"{label}[{i + 1},{j + 1}]", mat[i][j])]]
 
 
+def bracket_shape(text: str) -> list[int]:
+    """The shape a printout's brackets hold (PyTorch and NumPy print one [ per axis), read from
+    the text with its noise (dtype=, grad_fn=, shape=) removed; tensor(...) and array(...) are
+    parentheses, not axes."""
+    for noise in _NOISE:
+        text = noise.sub(" ", text)
+    stack, root = [[]], None
+    for token in re.finditer(r"\[|\]|" + _NUMBER.pattern, text):
+        if token[0] == "[":
+            stack.append([])
+        elif token[0] == "]":
+            done = stack.pop()
+            stack[-1].append(done)
+        else:
+            stack[-1].append(0)
+    if len(stack) != 1 or len(stack[0]) != 1:
+        raise ValueError("the printout's brackets do not hold one array")
+    root = stack[0][0]
+    return nested_shape(root)
+
+
 def indexed(raw) -> tuple[str, list | None]:
     """(the text, the numbers it claims) of {value = "...", index = [i, ...]}: the matrix
-    printout[i, ...] of a batched printout, found by the shape=(...) it states (counted from 0)."""
+    printout[i, ...] of a batched printout (counted from 0), found by the shape=(...) it states,
+    or else by the shape its brackets hold (which a stated shape must equal)."""
     text = raw["value"]
     stated = re.search(r"shape\s*=\s*\(([\d,\s]*)\)", text)
-    if stated is None:
-        raise ValueError("an indexed printout here must state its shape=(...)")
-    shape = [int(x) for x in stated[1].split(",") if x.strip()]
+    held = bracket_shape(text)
+    shape = [int(x) for x in stated[1].split(",") if x.strip()] if stated else held
+    if stated and math.prod(shape) != math.prod(held):
+        raise ValueError(f"the printout states shape {shape} but its brackets hold {held}")
     numbers = read_numbers(text)
     if math.prod(shape) != len(numbers):
         raise ValueError(f"shape {shape} but {len(numbers)} numbers")
@@ -742,9 +844,14 @@ def judge_claim(key: str, raw, stages: dict, sensitivity,
     if (m := _SHAPE.match(key.replace(" ", ""))):
         mat = stages[m["stage"]]
         dims = [int(t) for t in re.findall(r"\d+", text)]
-        claim.update(expected=f"{len(mat)}x{len(mat[0])}", verdict="correct"
-                     if dims == [len(mat), len(mat[0])] else "wrong",
-                     why="shape comparison")
+        own = [len(mat), len(mat[0])]
+        batch = stages.get("_batch", [])
+        # with inputs picked from a batch, the batched stage (batch axes + own) is meant too
+        shapes = [own] + ([batch + own] if batch else [])
+        claim.update(expected=" or ".join("x".join(map(str, d)) for d in shapes),
+                     verdict="correct" if dims in shapes else "wrong",
+                     why="shape comparison" + (f" (the inputs' batch axes {batch} and the "
+                                               "stage's own)" if batch else ""))
         return claim
     if key in ("d_k", "n_q", "n_k", "d_v", "tau", "s"):
         turned = stages.get("_columns", False)  # the book's A is n_k x n_q, V is d_v x n_k
@@ -900,14 +1007,25 @@ def plain(raw):
     return raw
 
 
-def run_item(folder: Path, meta: dict) -> dict:
-    problem = tomllib.loads((folder / "problem.toml").read_text(encoding="utf-8"),
-                            parse_float=Decimal)
+def problem_files(folder: Path) -> list[Path]:
+    """An item's problems: problem.toml, or several <name>.problem.toml (one per batch element
+    or per class of a chapter), each with its own answers files and expected.json."""
+    return sorted(folder.glob("problem.toml")) + sorted(folder.glob("*.problem.toml"))
+
+
+def stem_of(problem_path: Path) -> str:
+    """'' for problem.toml, 'batch0.' for batch0.problem.toml: the prefix of its other files."""
+    return problem_path.name[:-len("problem.toml")]
+
+
+def run_item(problem_path: Path, meta: dict) -> dict:
+    folder, stem = problem_path.parent, stem_of(problem_path)
+    problem = tomllib.loads(problem_path.read_text(encoding="utf-8"), parse_float=Decimal)
     stages = solve(problem)
     rounded = meta.get("rounded_inputs", [])
     sensitivity = make_sensitivity(problem, rounded, stages)
     claims = []
-    for path in sorted(folder.glob("published*.toml")):
+    for path in sorted(folder.glob(f"{stem}published*.toml")):
         data = tomllib.loads(path.read_text(encoding="utf-8"), parse_float=Decimal)
         table = data.get("answers", data.get("extra", {}))
         grading = data.get("grading", {})
@@ -927,6 +1045,7 @@ def run_item(folder: Path, meta: dict) -> dict:
         summary[c["verdict"]] = summary.get(c["verdict"], 0) + 1
     return {
         "item": folder.name,
+        **({"problem": problem_path.name} if stem else {}),
         "title": problem.get("title", ""),
         "computed_with": "tests/corpus/independent.py: mpmath at 50 digits, Fractions where rational",
         "rounded_inputs": rounded,
@@ -957,19 +1076,20 @@ def main(argv: list[str]) -> int:
     wanted = [a for a in argv if not a.startswith("--")]
     manifest = tomllib.loads((HERE / "corpus.toml").read_text(encoding="utf-8"))
     metas = {m["dir"]: m for m in manifest["item"]}
-    folders = sorted(p for p in HERE.iterdir() if p.is_dir() and (p / "problem.toml").exists())
+    folders = sorted(p for p in HERE.iterdir() if p.is_dir() and problem_files(p))
     missing = set(metas) ^ {f.name for f in folders}
     if missing:
         print(f"corpus.toml and the folders disagree: {sorted(missing)}")
         return 1
     status = 0
-    for folder in folders:
+    for folder, path in ((f, p) for f in folders for p in problem_files(f)):
         if wanted and folder.name not in wanted:
             continue
-        result = run_item(folder, metas[folder.name])
+        result = run_item(path, metas[folder.name])
         text = to_json(result) + "\n"
-        target = folder / "expected.json"
-        line = f"{folder.name}: " + ", ".join(f"{v} {k}" for k, v in sorted(result["summary"].items()))
+        target = folder / f"{stem_of(path)}expected.json"
+        line = (f"{folder.name}{'/' + path.name if stem_of(path) else ''}: "
+                + ", ".join(f"{v} {k}" for k, v in sorted(result["summary"].items())))
         if check:
             same = target.exists() and target.read_text(encoding="utf-8") == text
             print(("ok   " if same else "DIFF ") + line)
