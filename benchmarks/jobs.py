@@ -8,15 +8,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 FAMILIES = ("integers", "logs", "roots", "symbolic")
+FLOATS = "floats"
+FLOAT_NAME = "float64 normals, two heads"
 FAMILY_NAMES = {"integers": "integers", "logs": "ln in Q and K",
-                "roots": "roots and decimals", "symbolic": "symbolic τ"}
+                "roots": "roots and decimals", "symbolic": "symbolic τ", FLOATS: FLOAT_NAME}
 LOGS = ("0", "1", "1/2", "ln(2)", "ln(3)", "ln(5)", "ln(7)", "-ln(2)")
 ROOTS = ("0", "1", "-1", "sqrt(2)", "sqrt(3)/2", "1/sqrt(5)", "0.85")
 D_K, D_V = 2, 2
 PRINTING = ("solve-text", "solve-json", "solve-latex", "solve-markdown")
 FAMILY_COMMANDS = PRINTING + ("solve-summary", "check", "verify")
-FLOATS = "floats"
-FLOAT_NAME = "float64 normals, two heads"
 FLOAT_SIZES = (4, 6, 8)
 FLOAT_MODEL, FLOAT_HEAD = 8, 4  # d_model, and d_k = d_v of each of the two heads
 FLOAT_COMMANDS = PRINTING + ("check", "verify", "grade", "mistakes")

@@ -156,7 +156,8 @@ def run_startup(runner: Runner, repeats: int) -> dict[str, float]:
 
 def measure(root: Path, sizes: dict[str, list[int]], limit: float, repeats: int,
             problems: int, with_phases: bool = True, page: bool = True,
-            startup_repeats: int = 5) -> dict[str, Any]:
+            startup_repeats: int = 5, float_sizes: tuple[int, ...] = FLOAT_SIZES
+            ) -> dict[str, Any]:
     """The whole run: import sympy, every job, start-up, import sympy again."""
     started = time.time()
     results: dict[str, Any] = {"load_before": os.getloadavg(), "limit": limit,
@@ -172,7 +173,7 @@ def measure(root: Path, sizes: dict[str, list[int]], limit: float, repeats: int,
         log("families")
         results["jobs"] = run_family_jobs(runner, sizes, with_phases)
         log("float family")
-        results["jobs"] += run_family_jobs(runner, {FLOATS: list(FLOAT_SIZES)}, False)
+        results["jobs"] += run_family_jobs(runner, {FLOATS: list(float_sizes)}, False)
         results["jobs"] += run_other_jobs(runner, problems, page)
         log("start-up")
         results["startup"] = run_startup(runner, startup_repeats)

@@ -33,7 +33,8 @@ if TYPE_CHECKING:  # the analyses and derivations load when used: solve and chec
 
 
 def attention(Q: Any = None, K: Any = None, V: Any = None, *, X: Any = None, Y: Any = None,
-              W_Q: Any = None, W_K: Any = None, W_V: Any = None, mask: str = "none",
+              W_Q: Any = None, W_K: Any = None, W_V: Any = None, b_Q: Any = None,
+              b_K: Any = None, b_V: Any = None, layout: str = "rows", mask: str = "none",
               keep: Any = None, key_lengths: Sequence[int] | None = None, bias: Any = None,
               temperature: Any = 1, scale: Any = "auto", fully_masked: str = "error",
               tokens: Sequence[str] | None = None, key_tokens: Sequence[str] | None = None,
@@ -41,26 +42,35 @@ def attention(Q: Any = None, K: Any = None, V: Any = None, *, X: Any = None, Y: 
               mask_bias: Any = None) -> Trace:
     """Exact attention from matrices given as lists of rows (or SymPy matrices).
 
-    Give Q, K, V, or X with W_Q, W_K, W_V (and Y for keys and values from another sequence).
-    Entries may be ints, Fractions, SymPy values, or strings in the safe syntax ("ln(3)",
+    Give Q, K, V, or X with W_Q, W_K, W_V (and Y for keys and values from another sequence),
+    optionally with biases b_Q, b_K, b_V (Q = X W_Q + 1 b_Qᵀ); layout="columns" takes every
+    matrix one token per column (X is D x N, W_Q is d_k x D), as [input] layout does. Entries
+    may be ints, Fractions, SymPy values, or strings in the safe syntax ("ln(3)",
     "1/sqrt(2)", "17/20"); floats are refused because they are inexact. Options mean what
     the keys of a problem file's [attention] table mean.
 
     Raises:
         InputError: a bad entry or option, naming it.
     """
-    matrices = {"Q": Q, "K": K, "V": V, "X": X, "Y": Y, "W_Q": W_Q, "W_K": W_K, "W_V": W_V}
+    matrices = {"Q": Q, "K": K, "V": V, "X": X, "Y": Y, "W_Q": W_Q, "W_K": W_K, "W_V": W_V,
+                "b_Q": b_Q, "b_K": b_K, "b_V": b_V}
     data = _document(matrices, locals(), symbols, tokens, key_tokens, title)
+    if layout != "rows":
+        data["input"]["layout"] = layout
     return attend(ProblemReader("<attention>").problem(data))
 
 
-def multi_head(X: Any, heads: Sequence[Mapping[str, Any]], W_O: Any, *, mask: str = "none",
+def multi_head(X: Any, heads: Sequence[Mapping[str, Any]], W_O: Any, *, b_O: Any = None,
+               layout: str = "rows", mask: str = "none",
                temperature: Any = 1, scale: Any = "auto", fully_masked: str = "error",
                tokens: Sequence[str] | None = None, symbols: Mapping[str, str] | None = None,
                title: str | None = None) -> MultiHeadTrace:
-    """MHA(X) = Concat(head_1, ..., head_h) W_O; each head a mapping with W_Q, W_K, W_V and
-    optionally "attention" (options overriding the shared ones)."""
-    data = _document({"X": X, "W_O": W_O}, locals(), symbols, tokens, None, title)
+    """MHA(X) = Concat(head_1, ..., head_h) W_O (+ 1 b_Oᵀ); each head a mapping with W_Q, W_K,
+    W_V, optionally their biases b_Q, b_K, b_V and "attention" (options overriding the shared
+    ones); layout="columns" as in attention()."""
+    data = _document({"X": X, "W_O": W_O, "b_O": b_O}, locals(), symbols, tokens, None, title)
+    if layout != "rows":
+        data["input"]["layout"] = layout
     data["heads"] = [{**{k: _rows(v) for k, v in head.items() if k != "attention"},
                       **({"attention": dict(head["attention"])} if "attention" in head else {})}
                      for head in heads]

@@ -17,6 +17,17 @@ def kind_of(problem: AnyProblem) -> str:
     return "scores" if problem.start != "Q" else "single-head"
 
 
+def conventions(problem: AnyProblem) -> tuple[str, ...]:
+    """The book's conventions the problem uses: "columns" (laid out one token per column) and
+    "biases" (projections with biases), each of which some verbs do not take."""
+    if isinstance(problem, ShapeProblem):
+        return ()
+    heads = problem.heads if isinstance(problem, MultiHeadProblem) else (problem,)
+    biased = any(h.projections is not None and h.projections.biased for h in heads) or (
+        isinstance(problem, MultiHeadProblem) and problem.b_O is not None)
+    return (("columns",) if heads[0].layout == "columns" else ()) + (("biases",) if biased else ())
+
+
 TAKES: dict[str, tuple[str, ...]] = {
     "solve": ("single-head", "scores", "multi-head", "shapes"),
     "check": ("single-head", "scores", "multi-head", "shapes"),
@@ -52,6 +63,36 @@ WHY_NOT: dict[tuple[str, str], str] = {
                               "a single-head problem",
 }
 
+CONVENTIONS_REFUSED: dict[tuple[str, str], str] = {
+    **{(verb, "columns"): f"{what} one query per row; write the problem in rows (without "
+                          'layout = "columns") for it'
+       for verb, what in (("page", "the course page lays out its tables and editors"),
+                          ("sweep", "a sweep tabulates the weights"),
+                          ("gradient", "the gradients are derived"),
+                          ("nonunique", "the weights with the same output are found"),
+                          ("limits", "the temperature limits are derived"))},
+    ("page", "biases"): "the course page recomputes edits without projection biases; solve, "
+                        "check and verify take them",
+    ("gradient", "biases"): "the gradients are derived through X W without the projection "
+                            "biases (∂b is not derived)",
+}
+"""The book's conventions a verb does not take, with the sentence that refuses them."""
+
+CONVENTION_NAMES = {"columns": 'laid out in columns (layout = "columns")',
+                    "biases": "with projection biases"}
+
+
+def refusal(problem: AnyProblem, verb: str) -> str | None:
+    """The sentence refusing the problem for the verb, or None when the verb takes it."""
+    kind = kind_of(problem)
+    if kind not in TAKES[verb]:
+        return f"'{verb}' does not take this {kind} problem: {WHY_NOT[(verb, kind)]}"
+    for convention in conventions(problem):
+        if (verb, convention) in CONVENTIONS_REFUSED:
+            return (f"'{verb}' does not take a problem {CONVENTION_NAMES[convention]}: "
+                    f"{CONVENTIONS_REFUSED[verb, convention]}")
+    return None
+
 
 def refuse_kind(problem: AnyProblem, verb: str) -> None:
     """Refuse, in one sentence, a kind of problem the verb does not take.
@@ -59,7 +100,6 @@ def refuse_kind(problem: AnyProblem, verb: str) -> None:
     Raises:
         InputError: naming the file, the verb and why.
     """
-    kind = kind_of(problem)
-    if kind not in TAKES[verb]:
-        raise InputError(f"'{verb}' does not take this {kind} problem: {WHY_NOT[(verb, kind)]}",
-                         source=problem.source)
+    reason = refusal(problem, verb)
+    if reason is not None:
+        raise InputError(reason, source=problem.source)

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any
 
 import sympy as sp
 
+from .lazy import Lazy as Lazy
+from .lazy import Stage as _Stage
 from .vocabulary import FULLY_MASKED_POLICIES as FULLY_MASKED_POLICIES, MASK_KINDS as MASK_KINDS
 from .vocabulary import STAGES as STAGES
 
@@ -35,17 +36,25 @@ class Grading:
 
 @dataclass(frozen=True)
 class Projections:
-    """Self-attention from X (cross-attention when Y gives the keys and values)."""
+    """Self-attention from X (cross-attention when Y gives the keys and values), with optional
+    biases, each one row: Q = X W_Q + 1 b_Qᵀ."""
 
     X: sp.ImmutableMatrix
     W_Q: sp.ImmutableMatrix
     W_K: sp.ImmutableMatrix
     W_V: sp.ImmutableMatrix
     Y: sp.ImmutableMatrix | None = None
+    b_Q: sp.ImmutableMatrix | None = None
+    b_K: sp.ImmutableMatrix | None = None
+    b_V: sp.ImmutableMatrix | None = None
 
     @property
     def source_of_keys(self) -> sp.ImmutableMatrix:
         return self.X if self.Y is None else self.Y
+
+    @property
+    def biased(self) -> bool:
+        return any(b is not None for b in (self.b_Q, self.b_K, self.b_V))
 
 
 @dataclass(frozen=True)
@@ -120,10 +129,12 @@ class Problem:
     sweep: SweepSpec | None = None  # the file's [sweep]
     gradient: Upstream | None = None  # the file's [gradient]
     decimals: bool = False  # the problem writes its numbers as decimals: show them so
+    written: tuple[tuple[sp.Rational, str], ...] = ()  # decimals written with trailing zeros
     start: str = "Q"  # where the problem starts: Q and K, or given scores R, S or logits L
     given_d_k: int | None = None  # d_k stated with given scores (R: its 1/√d_k is the scale)
     mask_bias: sp.Expr | None = None  # masks add this large negative number, not -oo (-10^9)
     page: Lesson | None = None  # the file's [page] table (predictions and a claim)
+    layout: str = "rows"  # "columns": the file, and all it is shown as, one token per column
 
     @property
     def n_q(self) -> int:
@@ -227,6 +238,7 @@ class Facts:
     matrices: dict[str, sp.ImmutableMatrix] | None = None
     symbols: tuple[sp.Symbol, ...] = ()
     decimals: bool = False  # the problem is written in decimals: feedback shows values so
+    columns: bool = False  # the matrices as a columns book shows them: a query's weights a column
     limits: dict[sp.Expr, sp.Expr] | None = None  # mask_bias: each value as with -oo masks
 
     def sample_points(self) -> list[dict[sp.Symbol, sp.Expr]]:
@@ -245,36 +257,6 @@ def sample_values(symbols: tuple[sp.Symbol, ...], start: sp.Rational = SAMPLE_ST
                   ) -> dict[sp.Symbol, sp.Expr]:
     """Deterministic positive values for declared symbols: start, start + 2/7, start + 4/7, ..."""
     return {symbol: start + sp.Rational(2 * k, 7) for k, symbol in enumerate(symbols)}
-
-
-class Lazy:
-    """A Trace stage given as a function: built on first access, then kept."""
-
-    __slots__ = ("build",)
-
-    def __init__(self, build: Callable[[], Any]) -> None:
-        self.build = build
-
-
-T = TypeVar("T")
-
-
-class _Stage(Generic[T]):
-    """A Trace field that may be given as Lazy; reading it always gives the value."""
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        self.name = name
-
-    def __get__(self, trace: Any, owner: type | None = None) -> T:
-        if trace is None:
-            raise AttributeError(self.name)  # so that dataclass sees no default
-        value = trace.__dict__[self.name]
-        if isinstance(value, Lazy):
-            value = trace.__dict__[self.name] = value.build()
-        return value
-
-    def __set__(self, trace: Any, value: T | Lazy) -> None:  # only __init__ gets here (frozen)
-        trace.__dict__[self.name] = value
 
 
 LAZY_STAGES = ("R", "S", "M", "L", "E", "Z")
@@ -366,16 +348,22 @@ class MultiHeadProblem:
     grading: Grading = Grading()
     title_zh: str | None = None
     page: Lesson | None = None  # the file's [page] table (predictions and a claim)
+    b_O: sp.ImmutableMatrix | None = None  # the output bias, one row: C W_O + 1 b_Oᵀ
+    num_heads: int | None = None  # the heads split from whole projections (nn.MultiheadAttention)
 
     @property
     def symbols(self) -> tuple[sp.Symbol, ...]:
         """The declared symbols (every head reads the same [symbols] table)."""
         return self.heads[0].symbols
 
+    @property
+    def layout(self) -> str:
+        return self.heads[0].layout
+
 
 @dataclass(frozen=True)
 class MultiHeadTrace:
-    """Each head's trace, their concatenation C (n x h·d_v) and the output C W_O."""
+    """Each head's trace, their concatenation C (n x h·d_v) and the output C W_O (+ 1 b_Oᵀ)."""
 
     problem: MultiHeadProblem
     heads: tuple[Trace, ...]

@@ -1,9 +1,10 @@
 """Numbers in private mpmath contexts (the global ``mpmath.mp`` is untouched).
 
 ``recompute`` is the independent cross-check: it shares nothing with the exact pipeline but
-the parsed inputs (masks are re-derived, the softmax subtracts the row maximum as float code
-does). ``Evaluator`` and ``exact_values`` evaluate the exact results themselves, fast: each
-distinct subexpression (a row's shared denominator, every exp atom) is evaluated once.
+the parsed inputs (Q, K, V are formed again from X, the projections and their biases, masks are
+re-derived, the softmax subtracts the row maximum as float code does). ``Evaluator`` and
+``exact_values`` evaluate the exact results themselves, fast: each distinct subexpression (a
+row's shared denominator, every exp atom) is evaluated once.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from mpmath.libmp import to_digits_exp, to_str
 
 from .limits import MAX_EXP_ARGUMENT, MAX_WORKING_DIGITS
 from .model import Problem
+from .numeric_inputs import inputs
 from .numeric_scores import scores, shared_exp
 
 Grid = list[list[mpmath.mpf]]
@@ -251,7 +253,7 @@ def _recompute(problem: Problem, digits: int,
                values: Mapping[sp.Symbol, sp.Expr] | None) -> dict[str, Grid]:
     ctx = context(digits)
     values = values or {}
-    Q, K, V = (_grid(ctx, m, values) for m in (problem.Q, problem.K, problem.V))
+    Q, K, V = inputs(ctx, problem, lambda m: _grid(ctx, m, values))
     s = to_mpf(ctx, problem.scale_factor, values)
     tau = to_mpf(ctx, problem.temperature, values)
     bias = _grid(ctx, problem.bias, values) if problem.bias is not None else None

@@ -1,5 +1,5 @@
 """The closed vocabularies every way in shares: languages, formats, detail levels, mask kinds,
-stages, headings, and the ranges of the numeric options, as types and as tuples for argparse,
+stages, headings, layouts, and the ranges of the numeric options, as types and as tuples for argparse,
 the TOML reader, the Sphinx directive and the API."""
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ MaskKind = Literal["none", "causal", "causal-bottom-right"]
 FullyMasked = Literal["error", "zero", "uniform"]
 Stage = Literal["Q", "K", "V", "R", "S", "M", "L", "A", "O"]
 HeadingLevel = Literal["chapter", "section", "subsection", "subsubsection", "paragraph"]
+Layout = Literal["rows", "columns"]
 GradingRule = Literal["float32", "float64", "allclose"]
 
 LANGUAGES: Final[tuple[Language, ...]] = get_args(Language)
@@ -29,6 +30,8 @@ MASK_KINDS: Final[tuple[MaskKind, ...]] = get_args(MaskKind)
 FULLY_MASKED_POLICIES: Final[tuple[FullyMasked, ...]] = get_args(FullyMasked)
 STAGES: Final[tuple[Stage, ...]] = get_args(Stage)
 HEADINGS: Final[tuple[HeadingLevel, ...]] = get_args(HeadingLevel)
+LAYOUTS: Final[tuple[Layout, ...]] = get_args(Layout)
+"""rows: one token per row (the engine's own); columns: one token per column (Prince's book)."""
 GRADING_RULES: Final[tuple[GradingRule, ...]] = get_args(GradingRule)
 """[grading] rule: agreement to float32 or float64 precision, or NumPy's allclose."""
 

@@ -18,6 +18,7 @@ import io
 import json
 import os
 import sys
+import re
 import tempfile
 import threading
 import traceback
@@ -679,8 +680,9 @@ def expected_weights(logits: list[Fraction], places: int = 4) -> list[str]:
 def weights_shown(text: str) -> list[str]:
     """The decimals beside the first row of A in `symattn solve` text (a grid or a listing)."""
     block = text.split("A = softmax")[1].split("O = A V")[0]
-    if "~ decimals:" in block:
-        return block.split("~ decimals:")[1].strip().splitlines()[1].split()[1:]
+    grid = re.search(r"~ decimals[^\n]*:\n(?!\s*row )", block)  # not "row 1:" of a listing
+    if grid:
+        return block[grid.end():].splitlines()[1].split()[1:]
     return [line.rsplit("~ ", 1)[1].strip() for line in block.splitlines()
             if line.strip().startswith("A[1,")]
 

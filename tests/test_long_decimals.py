@@ -5,6 +5,8 @@ computation from the same decimals."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import re
 import tomllib
 from fractions import Fraction
@@ -123,3 +125,36 @@ def test_the_page_of_a_float64_problem_says_why_each_row_is_not_written_out():
     assert all("have more digits than a line holds" in str(row) for row in state["rows"])
     assert state["weights"][0][0] == f"{float(_independent(FOUR)[0][0][0]):.4f}"
 
+
+
+TRAILING = ('[input]\nQ = [["1.5440", "0.20"]]\nK = [["1.0", "0.5"], ["0.25", "-2.50"]]\n'
+            'V = [[1, 2], [3, 4]]\n')
+
+
+def _solved(tmp_path, text: str, *extra: str) -> str:
+    path = tmp_path / "p.toml"
+    path.write_text(text, encoding="utf-8")
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert cli.main(["solve", str(path), *extra]) == 0
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("to", ["text", "latex", "markdown", "json"])
+def test_inputs_keep_the_trailing_zeros_they_are_written_with(tmp_path, to):
+    """1.5440 is shown as 1.5440 (a course's printout), a computed 1.644 without padding; the
+    value is the same exact rational either way."""
+    text = _solved(tmp_path, TRAILING, "--format", to)
+    for written in ("1.5440", "0.20", "1.0", "-2.50"):
+        assert re.search(rf"(?<![\d.]){re.escape(written)}(?![\d])", text), (to, written)
+    assert "1.644" in text and "1.6440" not in text  # R = QKᵀ is computed, not written
+    problem = load_problem(tmp_path / "p.toml")
+    assert problem.Q[0, 0] == sp.Rational(193, 125) and problem.K[1, 1] == sp.Rational(-5, 2)
+
+
+def test_w_o_keeps_its_trailing_zeros_in_a_multi_head_derivation(tmp_path):
+    text = TWO_HEADS.read_text(encoding="utf-8")
+    first = re.search(r"W_O = \[\[(-?\d+\.\d+)", text).group(1)
+    padded = first + "000"
+    latex = _solved(tmp_path, text.replace(first, padded, 1), "--format", "latex")
+    assert padded in latex

@@ -32,7 +32,8 @@ WORDS = {"columns": "softmax over columns", "no_scale": "forgetting the 1/√d_k
          "no_causal_mask": "omitting the causal mask",
          "mask_after_tau": "adding the mask after dividing by τ",
          "swap_kv": "swapping the roles of K and V",
-         "sum_normalised": "dividing each logit by its row's sum instead of the softmax"}
+         "sum_normalised": "dividing each logit by the sum of its query's logits instead of "
+                           "the softmax"}
 R = sp.Rational
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import csv
 import random
 import re
+import struct
 import warnings
 
 import pytest
@@ -37,9 +38,8 @@ from symattn.words.exercises import EXERCISE_PHRASES, MISTAKE_NAMES
 from symattn.words.reading import READING_PHRASES
 
 try:
-    with warnings.catch_warnings():  # torch warns at import when NumPy is absent
+    with warnings.catch_warnings():  # torch warns at import when NumPy is absent (as in CI)
         warnings.simplefilter("ignore", UserWarning)
-        import numpy as np
         import torch
 except ImportError:  # judged per test by need(): a skip, or a failure in CI
     torch = None
@@ -92,7 +92,7 @@ def test_without_a_rule_they_are_wrong_and_said_to_agree_to_float32():
     assert bad[0].hint == ("hint_float", "float32", ("off_relative", "3e-8"))
     assert bad[0].expected_decimal == "0.23500371"  # as many places as the answer
     text = render_verification_text(report)
-    assert ("    all 7 entries not correct agree with the exact values to float32 precision; "
+    assert ("    the 7 entries marked wrong all agree with the exact values to float32 precision; "
             'set rule = "float32" in [grading] to accept') in text
     assert ("    A[1,2]: expected exp(1/2)/(1 + e + 2*exp(1/2)) (≈ 0.23500371), given 0.23500372 "
             "(3e-8 relative)") in text
@@ -154,12 +154,19 @@ def _float32_attention(problem, dtype, *, scale=True, causal=True):
     return a, a @ v
 
 
+def _float32_str(x: float) -> str:
+    """As NumPy prints a float32: the fewest digits that read back as the same float32."""
+    def single(v: float) -> float:
+        return struct.unpack("f", struct.pack("f", v))[0]
+    value = single(x)
+    digits = next(f"{value:.{p}g}" for p in range(1, 10) if single(float(f"{value:.{p}g}")) == value)
+    return repr(float(digits))  # 1 -> 1.0, 1e-05 stays: NumPy's spelling of the same digits
+
+
 def _printed(t) -> str:
     """As NumPy prints the array: float32 shortest reprs, float64 reprs."""
-    kind = np.float32 if t.dtype == torch.float32 else np.float64
-    return "[" + ", ".join("[" + ", ".join(repr(float(kind(x))) if kind is np.float64 else
-                                           str(kind(x)) for x in row) + "]"
-                           for row in t.tolist()) + "]"
+    show = _float32_str if t.dtype == torch.float32 else (lambda x: repr(float(x)))
+    return "[" + ", ".join("[" + ", ".join(show(x) for x in row) + "]" for row in t.tolist()) + "]"
 
 
 @pytest.mark.parametrize("name", ["02_causal_three_positions", "05_five_tokens_temperature",
@@ -379,7 +386,7 @@ def test_grading_a_class_under_the_rule(tmp_path):
         graded = grade(submissions, facts_of(problem), grading, {}, workers=1)
         assert [[v.status for v in g.verdicts] for g in graded] == expected
     ann = graded[0].verdicts
-    assert feedback(ann[0], "en") == ("all 7 entries not correct agree with the exact values to "
+    assert feedback(ann[0], "en") == ("the 7 entries marked wrong all agree with the exact values to "
                                       'float32 precision; set rule = "float32" in [grading] to accept')
     assert feedback(graded[1].verdicts[0], "zh") == "see my notebook: 无法将其读作数字或矩阵"
     written = tmp_path / "p.toml"

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
+import sympy as sp
 
 import symattn
 from symattn.cli.main import main
@@ -131,6 +132,22 @@ def test_inputs_pasted_from_batched_printouts():
                                   "V = [[1, 2], [3, 4]]\n")
     assert (problem.Q, problem.K, problem.V) == (plain.Q, plain.K, plain.V)
     assert problem.decimals  # 1. and 0. are decimals, as 1.0 is
+
+
+def test_x_and_projections_picked_from_batches():
+    """X of shape (B, n, d) with an index, as in `batch = torch.stack((inputs, inputs))`, and a
+    projection as a table too: the matrices they pick, in one head and with num_heads."""
+    batch = "{value = [[[1, 2], [3, 4], [5, 6]], [[0, 1], [1, 0], [2, 2]]], index = [1]}"
+    rest = "W_K = [[1, 0], [0, 1]]\nW_V = [[2, 0], [0, 3]]\n"
+    problem = symattn.parse_problem(f"[input]\nX = {batch}\n"
+                                    "W_Q = {value = [[[1, 1], [0, 1]]]}\n" + rest)
+    plain = symattn.parse_problem("[input]\nX = [[0, 1], [1, 0], [2, 2]]\n"
+                                  "W_Q = [[1, 1], [0, 1]]\n" + rest)
+    assert (problem.Q, problem.K, problem.V) == (plain.Q, plain.K, plain.V)
+    assert problem.Q == sp.Matrix([[0, 1], [1, 1], [2, 4]])
+    heads = symattn.parse_problem(f"[input]\nX = {batch}\nnum_heads = 2\n"
+                                  "W_Q = [[1, 1], [0, 1]]\n" + rest + "W_O = [[1, 0], [0, 1]]\n")
+    assert [h.V for h in heads.heads] == [sp.Matrix([[0], [2], [4]]), sp.Matrix([[3], [0], [6]])]
 
 
 @pytest.mark.parametrize("text, message", [

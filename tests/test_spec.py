@@ -201,7 +201,7 @@ ERRORS = [
      "title_zh, tokens)", InputError, "unknown-top-level-key"),
     (BASE + "W = [[1]]\n",
      "p.toml, input.W: unknown key (expected one of K, L, Q, R, S, V, W_K, W_O, W_Q, W_V, X, Y, "
-     "batch, d_k, heads, layout)", InputError, "unknown-input-key"),
+     "b_K, b_O, b_Q, b_V, batch, d_k, heads, layout, num_heads)", InputError, "unknown-input-key"),
     (with_attention('masks = "causal"'),
      "p.toml, attention.masks: unknown key (expected one of bias, fully_masked, keep, "
      "key_lengths, mask, mask_bias, masked, scale, temperature)", InputError, "unknown-attention-key"),

@@ -19,6 +19,7 @@ from symattn.derivation import forms
 from symattn.exact import shown
 from symattn.derivation.products import expanded, expanded_product
 from symattn.exact.sympy_fast import rational
+from symattn.exact.heads import attend_any
 from symattn.parse.spec import parse_problem
 from symattn.printing.fit import SAFETY, Fit, vector
 from symattn.printing.measure import width
@@ -101,7 +102,7 @@ def _rows() -> list[list[str]]:
     problems += [parse_problem(problem_toml(family, 8)) for family in ("integers", "roots")]
     rows = []
     for problem in problems:
-        text = render(attend(problem), "latex", detail="full")
+        text = render(attend_any(problem), "latex", detail="full")
         for line in text.splitlines():
             if r"\bigl(" in line and r"\bigr)" in line:
                 inner = line[line.index(r"\bigl(") + 6:line.rindex(r"\bigr)")]

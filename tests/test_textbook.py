@@ -18,7 +18,7 @@ from symattn.checks.invariants import check
 from symattn.derivation import Options, derive
 from symattn.derivation.approx import Approx, approximate
 from symattn.exact.attention import attend
-from symattn.exact.heads import attend_heads
+from symattn.exact.heads import attend_any, attend_heads
 from symattn.parse.spec import load_problem, parse_problem
 from symattn.documents.blocks import Display, Step
 from symattn.documents.derivation import build
@@ -321,7 +321,7 @@ def test_a_narrower_width_breaks_more_lines():
 @pytest.mark.parametrize("path", WIDE, ids=[p.stem for p in WIDE])
 def test_wide_cases_set_rows_that_fit(path):
     from symattn.printing.measure import width
-    text = render(attend(load_problem(path)), "latex")
+    text = render(attend_any(load_problem(path)), "latex")
     for body in displays(text):
         for line in re.split(r"\\\\\n", body.strip()):
             line = line.replace(r"\begin{aligned}", "").replace(r"\end{aligned}", "")

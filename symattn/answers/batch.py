@@ -24,6 +24,7 @@ from ..parse.claims import parse_claim
 from ..parse.submissions import Submissions
 from .budget import OverBudget, cpu_budget
 from .judge import diagnose, judge_claim
+from .book import BookMistakes
 from .head_mistakes import HeadMistakes
 from .mistakes import MISTAKES, Mistakes
 from .results import Graded, Verdict
@@ -32,7 +33,8 @@ Task = tuple[int, int]  # (student, key)
 
 
 def judge_text(key: str, text: str, facts: Facts, grading: Grading, symbols: dict,
-               mistakes: Mistakes | HeadMistakes | None = None, time_limit: float | None = None) -> Verdict:
+               mistakes: Mistakes | HeadMistakes | BookMistakes | None = None,
+               time_limit: float | None = None) -> Verdict:
     """Parse and judge one untrusted answer within `time_limit` seconds of CPU time, then
     diagnose it if it is wrong (an empty cell is an invalid, missing answer)."""
     if not text.strip():
@@ -67,7 +69,7 @@ class _Worker:
 
 
 def _serve(conn: Connection, facts: Facts, grading: Grading, symbols: dict,
-           mistakes: Mistakes | HeadMistakes | None, time_limit: float) -> None:
+           mistakes: Mistakes | HeadMistakes | BookMistakes | None, time_limit: float) -> None:
     resource.setrlimit(resource.RLIMIT_AS, (WORKER_MEMORY_BYTES, WORKER_MEMORY_BYTES))
     while True:
         try:
@@ -91,7 +93,7 @@ def wall_limit(time_limit: float) -> float:
 def grade(submissions: Submissions, facts: Facts, grading: Grading, symbols: dict, *,
           workers: int = 2, time_limit: float = 2.0,
           progress: Callable[[int, int], None] | None = None,
-          mistakes: Mistakes | HeadMistakes | None = None) -> list[Graded]:
+          mistakes: Mistakes | HeadMistakes | BookMistakes | None = None) -> list[Graded]:
     """Judge every answer in worker processes, each within `time_limit` seconds of CPU time.
 
     `mistakes` (computed lazily in each worker) lets a wrong answer be diagnosed.

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from ..exact.heads import combined
+from ..exact.heads import projected
 from ..model import MultiHeadTrace
 from .mistakes import MISTAKES, Mistakes
 from .results import Mistake
@@ -17,6 +17,8 @@ REASONS = ("over_budget", "not_applicable", "same_result")
 
 class HeadMistakes:
     """Each mistake of every head, computed when first asked for, and what it makes of MHA(X)."""
+
+    names = MISTAKES
 
     def __init__(self, trace: MultiHeadTrace) -> None:
         self.trace = trace
@@ -53,7 +55,7 @@ class HeadMistakes:
             outputs.append(O)
         concat = sp.ImmutableMatrix.hstack(*outputs)
         out["concat"] = concat
-        out["O"] = sp.ImmutableMatrix((concat * self.trace.problem.W_O).applyfunc(combined))
+        out["O"] = projected(concat, self.trace.problem)
         return out
 
     def all(self) -> tuple[Mistake, ...]:

@@ -15,6 +15,7 @@ from sympy.solvers.simplex import InfeasibleLPError, linprog
 from ..model import Facts
 from ..numeric import context, decimal_string, to_mpf
 from ..parse.claims import Given, Target
+from .book import engine_facts
 
 CONTEXT = context(30)
 MAX_HULL_KEYS = 64  # beyond this many readable keys only the bounding box is tested
@@ -28,8 +29,11 @@ def _number(x: sp.Expr):
 def impossible(target: Target, given: list[list[Given]], facts: Facts,
                widen: Callable[[int, int], sp.Rational] | None = None
                ) -> tuple[tuple[str, tuple], ...]:
-    """Remarks (key, values) on the claimed rows of A or O that no weights could produce;
-    widen(i, j): how much further than its rounding entry (i, j) may be under the judging rule."""
+    """Remarks (key, values) on the claimed rows of A or O that no weights could produce (the
+    claimed columns, in a problem laid out in columns: each is one query's); widen(i, j): how
+    much further than its rounding entry (i, j) may be under the judging rule."""
+    if facts.columns:
+        return _by_columns(target, given, facts, widen)
     head, _, stage = target.name.rpartition(".")
     if target.kind not in ("stage", "row") or stage not in ("A", "O") or not facts.matrices \
             or f"{head}.V".lstrip(".") not in facts.matrices:
@@ -48,6 +52,23 @@ def impossible(target: Target, given: list[list[Given]], facts: Facts,
         elif not reachable(facts, i, values, slack, head):
             out.append(("outside_hull", (i + 1,)))
     return tuple(out)
+
+
+def _by_columns(target: Target, given: list[list[Given]], facts: Facts,
+                widen: Callable[[int, int], sp.Rational] | None = None
+                ) -> tuple[tuple[str, tuple], ...]:
+    """impossible() of the book's columns, as the engine's rows (each remark says column);
+    widen is the book's, so the engine's entry (i, j) is the book's (j, i)."""
+    if target.kind == "stage":
+        rows, turned = [list(column) for column in zip(*given)], target
+    elif target.kind == "column":
+        rows, turned = [[g for row in given for g in row]], Target("row", target.name,
+                                                                  row=target.column)
+    else:
+        return ()  # a row of the book's A or O is one key's, or one value dimension's
+    book_widen = None if widen is None else (lambda i, j: widen(j, i))
+    return tuple((f"{key}_columns", values)
+                 for key, values in impossible(turned, rows, engine_facts(facts), book_widen))
 
 
 def sum_text(total: sp.Expr) -> str:

@@ -17,8 +17,9 @@ from ..parse.claims import Claim, Given
 from ..exact.shown import decimals_shown
 from ..limits import MAX_PROOF_TERMS
 from .impossible import half_unit, impossible
+from .book import BookMistakes
 from .head_mistakes import HeadMistakes
-from .mistakes import MISTAKES, Mistakes
+from .mistakes import Mistakes
 from .precision import (FLOATS, Size, Sizes, agreement, off, rule_bound, within_allclose,
                         within_float, written_number)
 from .results import EntryVerdict, Verdict, overall
@@ -29,14 +30,14 @@ CONFIRM_DIGITS = 200
 
 
 def judge(claim: Claim, facts: Facts, grading: Grading = Grading(),
-          mistakes: Mistakes | HeadMistakes | None = None) -> Verdict:
+          mistakes: Mistakes | HeadMistakes | BookMistakes | None = None) -> Verdict:
     """Judge every entry of a claim; a wrong one that fits a known mistake's result says which."""
     verdict = judge_claim(claim, facts, grading)
     return diagnose(verdict, claim, facts, grading, mistakes) if mistakes is not None else verdict
 
 
 def diagnose(verdict: Verdict, claim: Claim, facts: Facts, grading: Grading,
-             mistakes: Mistakes | HeadMistakes) -> Verdict:
+             mistakes: Mistakes | HeadMistakes | BookMistakes) -> Verdict:
     """A wrong verdict with the first classic mistake whose result the claim matches, if any.
 
     Each mistake is computed when first needed, under its own CPU budget. No match leaves the
@@ -47,7 +48,7 @@ def diagnose(verdict: Verdict, claim: Claim, facts: Facts, grading: Grading,
             or claim.target.kind in ("shape", "scalar") or stage not in ("A", "O", "concat"):
         return verdict
     over_budget = False
-    for name in MISTAKES:
+    for name in mistakes.names:
         stages = mistakes.stages(name)
         over_budget |= mistakes[name].reason == "over_budget"
         if stages is None:
@@ -91,7 +92,7 @@ def judge_claim(claim: Claim, facts: Facts, grading: Grading) -> Verdict:
     if given is None:
         shape = (len(region), len(region[0]), len(claim.rows), max(len(r) for r in claim.rows))
         return Verdict(claim.key, "wrong", (), "size", shape)
-    sizes = Sizes(facts)
+    sizes = Sizes(facts)  # a columns book's facts are sized by the engine's rows (Sizes)
 
     def size(position: tuple[int, int] | None, expected: sp.Expr) -> Size:
         return lambda: sizes.of(t.name, position, expected)

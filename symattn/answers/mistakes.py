@@ -116,6 +116,8 @@ def _product(A: sp.ImmutableMatrix, V: sp.ImmutableMatrix) -> sp.ImmutableMatrix
 class Mistakes:
     """The classic mistakes of one problem, each computed the first time it is asked for."""
 
+    names = MISTAKES
+
     def __init__(self, problem: Problem, trace: Trace | None = None) -> None:
         self.problem = problem
         self._trace = trace

@@ -22,6 +22,7 @@ import mpmath
 import sympy as sp
 
 from ..model import Facts, Grading
+from .book import engine_facts
 from ..numeric import PrecisionError, context, to_mpf
 
 
@@ -52,14 +53,15 @@ class Sizes:
     """The size of what each entry of the facts' stages is computed from, each row once."""
 
     def __init__(self, facts: Facts) -> None:
-        self.matrices = facts.matrices or {}
+        self.columns = facts.columns  # a columns book's facts: its (row, column) is (j, i)
+        self.matrices = engine_facts(facts).matrices or {}
         self._memo: dict[tuple[str, int], list[mpmath.mpf]] = {}
 
     def of(self, name: str, position: tuple[int, int] | None, expected: sp.Expr) -> mpmath.mpf:
         """size(x) of the entry at position (0-based) of the stage `name`, else |x|."""
         try:
             if position is not None:
-                found = self._structured(name, *position)
+                found = self._structured(name, *(position[::-1] if self.columns else position))
                 if found is not None:
                     return found
         except (KeyError, IndexError, ValueError, PrecisionError):

@@ -6,8 +6,9 @@ import argparse
 from dataclasses import replace
 from pathlib import Path
 
+from ..answers.book import BookMistakes
 from ..answers.head_mistakes import HeadMistakes
-from ..answers.mistakes import mistakes
+from ..answers.mistakes import Mistakes
 from ..exact.heads import attend_heads
 from ..words import phrase
 from ..errors import InputError
@@ -69,17 +70,23 @@ def _mistakes(args: argparse.Namespace) -> int:
     settings = settle(problem, {"lang": args.lang, "to": args.format}, flags=True)
     args.lang, places = settings.lang, settings.places
     heads = problem.heads if isinstance(problem, MultiHeadProblem) else (problem,)
-    found = [mistakes(head) for head in heads]
+    columns = problem.layout == "columns"  # the book's matrices, and its wrong axis (rows)
+
+    def each(m: Mistakes | HeadMistakes) -> tuple:
+        return BookMistakes(m).all() if columns else m.all()
+    found = [each(Mistakes(head)) for head in heads]
     titles = [head.title for head in heads]
     if isinstance(problem, MultiHeadProblem):  # every head mistaken alike, through W_O
-        found.append(HeadMistakes(attend_heads(problem)).all())
+        found.append(each(HeadMistakes(attend_heads(problem))))
         titles.append(f"{problem.title or 'MHA(X)'} — {phrase('mistakes_output', args.lang)}")
     if args.format == "json":
-        text = mistakes_json(found[0], args.lang) if len(found) == 1 else \
-            "[\n" + ",\n".join(mistakes_json(f, args.lang).rstrip() for f in found) + "\n]\n"
-    else:  # a value too long to print exactly by its decimals
+        text = mistakes_json(found[0], args.lang, columns) if len(found) == 1 else \
+            "[\n" + ",\n".join(mistakes_json(f, args.lang, columns).rstrip()
+                                for f in found) + "\n]\n"
+    else:  # a value too long to print exactly by its decimals (the book's matrices already)
         shown = [tuple(replace(m, A=m.A and as_decimals(m.A, places),
                                O=m.O and as_decimals(m.O, places)) for m in f) for f in found]
-        text = "\n".join(mistakes_text(f, args.lang, title) for f, title in zip(shown, titles))
+        text = "\n".join(mistakes_text(f, args.lang, title, columns)
+                         for f, title in zip(shown, titles))
     write(text, args)
     return EXIT_OK

@@ -5,11 +5,10 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..exact.attention import attend
-from ..exact.heads import attend_heads
+from ..exact.heads import attend_any
 from ..jobs import Settings, settle
 from ..jobs.writing import write_trace
-from ..model import MultiHeadProblem, MultiHeadTrace, ShapeProblem
+from ..model import MultiHeadTrace, ShapeProblem
 from ..targets.text import render_heads_report, render_report
 from .loading import load
 from .output import EXIT_FAILED, EXIT_OK, write
@@ -27,7 +26,7 @@ def run(args: argparse.Namespace) -> int:
     settings = settle(problem, given, flags=True)
     if isinstance(problem, ShapeProblem):
         return _shapes(problem, args, settings)
-    trace = attend_heads(problem) if isinstance(problem, MultiHeadProblem) else attend(problem)
+    trace = attend_any(problem)
     if args.command == "check":
         return _check(trace, settings)
     write(write_trace(trace, settings), args)
@@ -39,11 +38,11 @@ def _check(trace, s: Settings) -> int:
     if isinstance(trace, MultiHeadTrace):
         from ..checks.heads import check_heads  # lazy: multi-head checks only
         heads = check_heads(trace, s.digits)
-        sys.stdout.write(render_heads_report(heads, s.lang))
+        sys.stdout.write(render_heads_report(heads, s.lang, trace.problem.layout == "columns"))
         return EXIT_OK if heads.passed else EXIT_FAILED
     from ..checks.invariants import check  # lazy: solve starts without the checks
     report = check(trace, digits=s.digits)
-    sys.stdout.write(render_report(report, s.lang))
+    sys.stdout.write(render_report(report, s.lang, trace.problem.layout == "columns"))
     return EXIT_OK if report.passed else EXIT_FAILED
 
 

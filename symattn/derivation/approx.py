@@ -9,6 +9,7 @@ from functools import lru_cache
 import mpmath
 import sympy as sp
 
+from ..exact.shown import MAX_SHOWN_DIGITS
 from ..model import ShownDecimal
 from ..numeric import context, decimal_of, decimal_string, scientific, to_mpf
 
@@ -33,7 +34,9 @@ def approximate(value: sp.Expr, number: mpmath.mpf | None, places: int) -> Appro
     if value is sp.S.NegativeInfinity or not value.is_Rational and _has_symbol(value):
         return None
     if value.is_Rational and (value * 10 ** places).is_Integer:
-        return Approx(_plain(sp.Rational(value)), True)
+        exact = _exact(sp.Rational(value))
+        if exact is not None:
+            return exact
     if number is None:
         number = to_mpf(context(places + 20), value, {})
     if number != 0 and abs(number) < mpmath.mpf(10) ** (-places) / 2:
@@ -52,6 +55,14 @@ def _has_symbol(value: sp.Expr) -> bool:
     if isinstance(value, (sp.Add, sp.Mul, sp.Pow, sp.exp, sp.log)):
         return any(_has_symbol(a) for a in value.args)
     return any(not isinstance(s, ShownDecimal) for s in value.free_symbols)
+
+
+def _exact(r: sp.Rational) -> Approx | None:
+    """A terminating rational as its own digits when a line shows them (0.25); None for a
+    longer one (10^100 + 1, 81·10^198), which is shown by its leading digits, as E beside it."""
+    plain = _plain(r)
+    short = len(plain.lstrip("-").replace(".", "").lstrip("0")) <= MAX_SHOWN_DIGITS
+    return Approx(plain, True) if short else None
 
 
 def _plain(r: sp.Rational) -> str:

@@ -25,7 +25,7 @@ from .options import Options
 from .products import expanded_product
 
 DECIMAL_STAGES = ("S", "L", "E", "A", "O")
-PROJECTED = ("X", "Y", "W_Q", "W_K", "W_V")
+PROJECTED = ("X", "Y", "W_Q", "W_K", "W_V", "b_Q", "b_K", "b_V")
 NAMED = ("S", "L", "E", "O")  # the stages shown with named subexpressions (a, t, ...)
 Grid = list[list["Approx | None"]]
 
@@ -48,7 +48,7 @@ class Derivation:
     options: Options
     names: tuple[Name, ...]
     display: Mapping[str, sp.ImmutableMatrix]  # every stage as shown (E: exponentials; W: A
-    # without weight names), and the projections' inputs (X, Y, W_Q, W_K, W_V)
+    # without weight names), and the projections' inputs (X, Y, W_Q, W_K, W_V, the biases as rows)
     sums: tuple[sp.Expr | None, ...]  # each row's sum of exponentials Z_i as shown
     decimals: dict[str, Grid]  # S, L, E, A, O and Z (one column) -> Approx (exact problems)
     rows: tuple[RowSteps, ...]  # the rows written out step by step
@@ -59,6 +59,19 @@ class Derivation:
     # row by the most, if one would have: the textbook shows it going to −∞
     rounded: frozenset[str] = frozenset()  # the stages too long to write exactly (from long
     # decimals such as NumPy's float64): shown by their decimals, ≈, and the rows not written out
+
+    @property
+    def columns(self) -> bool:
+        """The problem is laid out in columns: every matrix is shown transposed (the book's)."""
+        return self.trace.problem.layout == "columns"
+
+    def book(self, matrix: sp.MatrixBase) -> sp.MatrixBase:
+        """A matrix as the reader's layout shows it: transposed when laid out in columns."""
+        return matrix.T if self.columns else matrix
+
+    def shown(self, name: str) -> sp.MatrixBase:
+        """A stage (or input) as shown, in the reader's layout."""
+        return self.book(self.display[name])
 
     @property
     def example(self) -> int:
@@ -194,6 +207,8 @@ def _over_root(r: sp.Expr, d: int, decimals: bool, form: Form) -> sp.Expr:
     root = sp.sqrt(d)
     if root.is_Rational:
         return form(r / root)
+    if r < 0:  # -(0.6/√3), not (-1)·0.6 over √3
+        return -_over_root(-r, d, decimals, form)
     return sp.Mul(form(r), sp.Pow(root, -1, evaluate=False), evaluate=False)
 
 

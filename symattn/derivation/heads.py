@@ -25,6 +25,7 @@ class HeadsDerivation:
     decimals: list[list[Approx | None]]
     difference: str
     W_O: sp.ImmutableMatrix  # as written (a long decimal as its digits)
+    b_O: sp.ImmutableMatrix | None = None  # the output bias (one row), as written
 
 
 def derive_heads(trace: MultiHeadTrace, report: HeadsReport,
@@ -35,5 +36,7 @@ def derive_heads(trace: MultiHeadTrace, report: HeadsReport,
     output = trace.output
     decimals = [[approximate(output[i, j], None, options.places) for j in range(output.cols)]
                 for i in range(output.rows)] if not trace.problem.symbols else []
-    W_O = shown_form(trace.heads[0].problem, None)(trace.problem.W_O)
-    return HeadsDerivation(trace, heads, report, decimals, mpmath.nstr(report.difference, 2), W_O)
+    given = shown_form(trace.heads[0].problem, None)
+    b_O = None if trace.problem.b_O is None else given(trace.problem.b_O)
+    return HeadsDerivation(trace, heads, report, decimals, mpmath.nstr(report.difference, 2),
+                           given(trace.problem.W_O), b_O)

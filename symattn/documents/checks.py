@@ -3,9 +3,12 @@ each one established (for a symbolic τ, at which value the numbers were compare
 
 from __future__ import annotations
 
+import re
+
 import sympy as sp
 
 from ..derivation import Approx, Derivation
+from ..derivation.orientation import said
 from ..printing.printer import approx, math
 from ..reports import CheckResult
 from ..words import PHRASES, phrase
@@ -37,28 +40,28 @@ def check_blocks(d: Derivation) -> list[Block]:
 
 def sentence(d: Derivation, result: CheckResult) -> tuple[Segment, ...]:
     """One check as a sentence; a failed or undecided one names what it found."""
-    lang, p, values = d.options.lang, d.trace.problem, dict(result.values)
+    lang, p, values, c = d.options.lang, d.trace.problem, dict(result.values), d.columns
     if result.passed is not True:
-        name = PHRASES[f"check_name_{result.check}"][lang]
-        detail = check_detail(result, lang)
+        name = PHRASES[said(f"check_name_{result.check}", c)][lang]
+        detail = check_detail(result, lang, c)
         key = "tb_check_failed" if result.passed is False else "tb_check_undecided"
         return segments(key, lang, name=name, detail=detail)
     at = segments("tb_at", lang, values=_at(values["at"])) if values.get("at") else ()
     if result.check == "shapes":
-        return segments("tb_check_shapes", lang, n_q=p.n_q, n_k=p.n_k, d_v=p.d_v)
+        return segments(said("tb_check_shapes", c), lang, n_q=p.n_q, n_k=p.n_k, d_v=p.d_v)
     if result.check == "masked_zero":
         count = values.get("count", 0)
         return segments("tb_check_masked_zero" if count else "tb_check_masked_none", lang,
                         count=count)
     if result.check == "masked_small":
         if "below" not in values:
-            return segments("tb_check_masked_small_none", lang)
+            return segments(said("tb_check_masked_small_none", c), lang)
         return segments("tb_check_masked_small", lang, count=values["count"],
                         below=values["below"], bias=math(d.scalars["mask_bias"]))
     if result.check == "numeric":
         return fill(segments("tb_check_numeric", lang, digits=values["digits"], at="\x00",
                               difference=scientific(d.difference)), at)
-    words = segments(f"tb_check_{result.check}", lang)
+    words = segments(said(f"tb_check_{result.check}", c), lang)
     if result.detail in DETAILS_WITH_COUNTS:
         extra = segments("tb_numerically", lang, count=values["count"], digits=values["digits"],
                          at="\x00")
@@ -80,21 +83,36 @@ def scientific(text: str) -> str:
     return approx(Approx(mantissa, False, int(exponent))) if exponent else mantissa
 
 
-def check_detail(result: CheckResult, lang: str) -> str:
-    """What a check found, in words, with its values."""
+def _book(text: str) -> str:
+    """A[2,3] as the book indexes it, A[3,2]; a shape 2x3 as 3x2."""
+    return re.sub(r"(\d+)([,x])(\d+)", r"\3\2\1", str(text))
+
+
+def _same(text: str) -> str:
+    """The text as the row layout writes it (unchanged)."""
+    return str(text)
+
+
+def check_detail(result: CheckResult, lang: str, columns: bool = False) -> str:
+    """What a check found, in words, with its values (of columns, where it counts rows, in a
+    problem laid out in columns)."""
     separator = phrase("list_separator", lang)
     shown: dict[str, object] = {}
+    turn = _book if columns else _same  # the checks name the engine's entries and shapes
     for key, value in result.values:
         if key == "at":
             pairs = separator.join(f"{name} = {number}" for name, number in value)
             shown[key] = phrase("detail_at", lang, values=pairs) if value else ""
         elif key == "where":
-            shown[key] = phrase("detail_where", lang, entry=value) if value else ""
+            shown[key] = phrase("detail_where", lang, entry=turn(value)) if value else ""
         elif key == "items":
             shown[key] = phrase("item_separator", lang).join(
-                phrase("detail_shape_item", lang, name=n, got=got, want=want) for n, got, want in value)
+                phrase("detail_shape_item", lang, name=n, got=turn(got), want=turn(want))
+                for n, got, want in value)
+        elif key == "entries":
+            shown[key] = separator.join(turn(entry) for entry in value)
         elif key == "orders":
             shown[key] = separator.join(phrase(f"order_{order}", lang) for order in value)
         else:
             shown[key] = separator.join(value) if isinstance(value, tuple) else value
-    return phrase(f"detail_{result.detail}", lang, **shown)
+    return phrase(said(f"detail_{result.detail}", columns), lang, **shown)

@@ -4,8 +4,9 @@ lesson's way, the default) or full (textbook and every row step by step)."""
 from __future__ import annotations
 
 from ..derivation import Derivation
+from ..derivation.orientation import output, scores
 from ..printing.fit import Fit
-from ..printing.matrices import approx_cells, cells, matrix_lines, row_lines
+from ..printing.matrices import approx_cells, cells, matrix_lines, row_lines, transposed
 from ..printing.printer import math, needs_cjk
 from . import laid_out
 from .blocks import Block, Display, Heading, Heatmap, Label, segments, step, title_segments
@@ -15,8 +16,8 @@ from .setup import setup
 from .textbook import any_hidden, over_sums, sum_definitions, textbook, wide_sums
 from .walk import row_blocks
 
-SUMMARY_FORMULAS = {"R": r"QK^{\mathsf T}", "S": None, "M": None, "L": r"\frac{S + M}{\tau}",
-                    "A": r"\operatorname{softmax}(L)", "O": "AV"}
+SUMMARY_FORMULAS = {"S": None, "M": None, "L": r"\frac{S + M}{\tau}",
+                    "A": r"\operatorname{softmax}(L)"}
 
 
 def build(d: Derivation) -> list[Block]:
@@ -41,9 +42,13 @@ def heatmap(d: Derivation) -> list[Block]:
     if d.heat is None:
         return []
     p = laid_out(d.trace).problem
-    cells_ = tuple(tuple(a.digits if a.exponent == 0 else a.text if a.exponent > -100 else "0+"
-                         for a in row) for row in d.decimals["A"])  # e^(-10^9): too long a cell
-    return [Heatmap(p.row_labels, p.column_labels, d.heat, cells_,
+    cells_ = [[a.digits if a.exponent == 0 else a.text if a.exponent > -100 else "0+"
+               for a in row] for row in d.decimals["A"]]  # e^(-10^9): too long a cell
+    heat = [list(row) for row in d.heat]
+    rows, columns = p.row_labels, p.column_labels
+    if d.columns:  # the book's A: one column per query
+        cells_, heat, rows, columns = transposed(cells_), transposed(heat), columns, rows
+    return [Heatmap(rows, columns, tuple(map(tuple, heat)), tuple(map(tuple, cells_)),
                     segments("heatmap", d.options.lang))]
 
 
@@ -55,13 +60,14 @@ def title(d: Derivation) -> tuple:
 
 def summary(d: Derivation, fit: Fit) -> list[Block]:
     """Each stage's formula and result, without the words in between."""
-    p, shown, lang = d.trace.problem, d.display, d.options.lang
+    p, shown, lang, c = d.trace.problem, d.display, d.options.lang, d.columns
+    formulas = {**SUMMARY_FORMULAS, "R": scores(c), "O": output(c)}
     lines: list[str] = []
     wide = wide_sums(d)
     for stage in p.shown_stages:
         if stage in ("Q", "K", "V", p.start) or stage == "M" and not any_hidden(d.trace):
             continue
-        formula = SUMMARY_FORMULAS[stage] or (
+        formula = formulas[stage] or (
             r"\frac{R}{\sqrt{d_k}}" if stage == "S" and p.scale is None else
             "sR" if stage == "S" else None)
         decimals = approx_cells(d.decimals.get(stage)) if stage in "AO" else None
@@ -69,7 +75,7 @@ def summary(d: Derivation, fit: Fit) -> list[Block]:
             lines += _over_sums(d, stage, wide, decimals, fit, formula)
             continue
         lines += matrix_lines(stage, [("=", formula)] if formula else [], cells(shown[stage]),
-                              decimals, fit, stage)
+                              decimals, fit, stage, columns=c)
     return [step(segments("summary_lead", lang), Display(tuple(lines)))]
 
 
@@ -80,11 +86,12 @@ def _over_sums(d: Derivation, stage: str, wide: set[int], decimals: list[list[st
     before A."""
     exact = [None if i in wide else [math(x, slash=True) for x in row]
              for i, row in enumerate(d.display[stage].tolist())]
-    sums = [r"Z_i &= \sum_j e^{L_{i,j}}", *sum_definitions(d, sorted(wide), fit)] \
+    index = "j,i" if d.columns else "i,j"
+    sums = [rf"Z_i &= \sum_j e^{{L_{{{index}}}}}", *sum_definitions(d, sorted(wide), fit)] \
         if stage == "A" else []
     return sums + row_lines(
         stage, exact, decimals, fit, [f"{stage} &= {formula}"],
-        over_sums(d, "E" if stage == "A" else "N"))
+        over_sums(d, "E" if stage == "A" else "N"), columns=d.columns)
 
 
 __all__ = ["Block", "Label", "build", "check_blocks", "heatmap", "row_blocks", "setup", "summary", "title"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..derivation import HeadsDerivation
+from ..derivation.orientation import T, bias_term, heads_output, said
 from ..printing.fit import Fit
 from ..printing.matrices import approx_cells, cells, matrix_lines
 from ..printing.printer import matrix_of
@@ -26,12 +27,17 @@ def build_heads(d: HeadsDerivation) -> list[Block]:
     checks), the concatenation and the output."""
     t, lang = d.trace, d.heads[0].options.lang
     fit = Fit(d.heads[0].options.width)
+    c, p = d.heads[0].columns, t.problem
     count = COUNTS[lang].get(len(t.heads), len(t.heads))
-    blocks: list[Block] = [Heading(1, title_segments(t.problem.title, t.problem.title_zh, lang,
-                                                     "heads")),
-                           step(segments("heads_text", lang, count=count, n=len(t.heads)),
-                                Display((r"\operatorname{MHA}(X) = \operatorname{Concat}("
-                                         r"\text{head}_1, \dots, \text{head}_h)\,W_O",)))]
+    heads = r"\operatorname{Concat}(\text{head}_1, \dots, \text{head}_h)"
+    bias = (rf" + b_O\mathbf 1{T}" if c else rf" + \mathbf 1 b_O{T}") if p.b_O is not None else ""
+    formula = rf"W_O\,{heads}{bias}" if c else rf"{heads}\,W_O{bias}"
+    blocks: list[Block] = [Heading(1, title_segments(p.title, p.title_zh, lang, "heads")),
+                           step(segments(said("heads_text", c), lang, count=count, n=len(t.heads)),
+                                Display((rf"\operatorname{{MHA}}(X) = {formula}",)))]
+    if p.num_heads:
+        blocks.append(Paragraph(segments(said("heads_split", c), lang, h=p.num_heads,
+                                         d_k=t.heads[0].problem.d_k, d_v=t.heads[0].problem.d_v)))
     blocks += setup(d.heads[0], fit, projections_too=False)
     for k, head in enumerate(d.heads, start=1):
         blocks.append(Heading(2, segments("head", lang, k=k)))
@@ -50,19 +56,29 @@ def build_heads(d: HeadsDerivation) -> list[Block]:
         shortened = False  # each head's rounding is said where it begins
     else:
         concat = matrix_lines("C", [("=", rf"\operatorname{{Concat}}({names})")],
-                              cells(t.concat), None, fit, "C")
+                              cells(t.concat), None, fit, "C", columns=c)
+        book = [d.heads[0].book(m) for m in (d.W_O, t.concat)]
+        product = matrix_of(book[0]) + matrix_of(book[1]) if c else \
+            matrix_of(t.concat) + matrix_of(d.W_O)
+        if d.b_O is not None:
+            product += " + " + bias_term(matrix_of(d.heads[0].book(d.b_O)), c)
         output = matrix_lines(r"\operatorname{MHA}(X)", [
-            ("=", r"C\,W_O"), ("=", matrix_of(t.concat) + matrix_of(d.W_O))],
-            cells(t.output), approx_cells(d.decimals), fit, "O")
+            ("=", heads_output(p.b_O is not None, c)), ("=", product)],
+            cells(t.output), approx_cells(d.decimals), fit, "O", columns=c)
         shortened = bool(d.decimals) and not all(fit.fits(line) for line in concat + output)
     if shortened:  # exact entries wider than any line: decimals, each head's O stands above
         concat, output = _decimals_only(d, names, fit)
+    weights = matrix_lines("W_O", [], cells(d.W_O), None, fit, "W_O", columns=c)
+    if d.b_O is not None:
+        weights += matrix_lines("b_O" if c else f"b_O{T}", [], cells(d.b_O), None, fit, "b_O",
+                                columns=c)
     blocks += [Heading(2, segments("concat", lang)), Display(tuple(concat)),
                step(segments("heads_output_weights", lang) + segments("tb_colon", lang),
-                    Display(tuple(matrix_lines("W_O", [], cells(d.W_O), None, fit, "W_O")))),
+                    Display(tuple(weights))),
                Display(tuple(output)),
                *([Paragraph(segments("heads_too_wide", lang))] if shortened else []),
-               Paragraph(segments("shape", lang, rows=t.output.rows, cols=t.output.cols)),
+               Paragraph(segments("shape", lang, rows=d.heads[0].book(t.output).rows,
+                                  cols=d.heads[0].book(t.output).cols)),
                Paragraph(segments("heads_checked" if d.report.passed else "heads_failed", lang,
                                   digits=d.report.digits, difference=scientific(d.difference)))]
     return blocks
@@ -74,11 +90,16 @@ def _decimals_only(d: HeadsDerivation, names: str, fit: Fit) -> tuple[list[str],
     concat = [[cell for head in d.heads for cell in (
         stage_cells(head, "O") if "O" in head.rounded else approx_cells(head.decimals["O"]))[i]]
               for i in range(d.trace.concat.rows)]
-    return (_approx("C", "C", rf"\operatorname{{Concat}}({names})", concat, fit),
-            _approx(r"\operatorname{MHA}(X)", "O", r"C\,W_O", approx_cells(d.decimals), fit))
+    c, biased = d.heads[0].columns, d.trace.problem.b_O is not None
+    return (_approx("C", "C", rf"\operatorname{{Concat}}({names})", concat, fit, c),
+            _approx(r"\operatorname{MHA}(X)", "O", heads_output(biased, c),
+                    approx_cells(d.decimals), fit, c))
 
 
-def _approx(lhs: str, name: str, formula: str, rows: list[list[str]], fit: Fit) -> list[str]:
-    """lhs = formula ≈ [rows] on one line if it fits, else one row to a line (name_{i,·}),
-    each broken after a comma when it is too wide."""
-    return matrix_lines(lhs, [("=", formula)], rows, None, fit, name, relation=r"\approx")
+def _approx(lhs: str, name: str, formula: str, rows: list[list[str]], fit: Fit,
+            columns: bool = False) -> list[str]:
+    """lhs = formula ≈ [rows] on one line if it fits, else one row to a line (name_{i,·}; one
+    query's column, name_{·,i}, in a problem laid out in columns), each broken after a comma
+    when it is too wide; rows: one per query."""
+    return matrix_lines(lhs, [("=", formula)], rows, None, fit, name, columns=columns,
+                        relation=r"\approx")

@@ -33,27 +33,34 @@ def exercise(d: Derivation) -> Exercise:
                      for b in build(d)[1:])
     p = t.problem
     user_text = "".join((p.title or "",) + p.row_labels + p.column_labels)
-    return Exercise(question, solution, rf"A = {matrix_of(t.A)},\quad O = {matrix_of(t.O)}",
+    return Exercise(question, solution,
+                    rf"A = {matrix_of(d.book(t.A))},\quad O = {matrix_of(d.book(t.O))}",
                     needs_cjk(user_text))
 
 
 def heads_exercise(d: HeadsDerivation) -> Exercise:
     """The blocks of one multi-head problem: X, every head's projections and W_O as the question;
     the derivation of every head and the output as the solution; MHA(X) in the key."""
-    lang, t = d.heads[0].options.lang, d.trace
-    fit = Fit(d.heads[0].options.width)
-    given = [item for k, h in enumerate(t.heads, start=1) for w in ("Q", "K", "V")
-             for item in stacked(rf"W_{{{w}}}^{{({k})}}",
-                                 cells(getattr(h.problem.projections, "W_" + w)))]
-    per_head = [pack(given[i:i + 3], fit) or given[i:i + 3] for i in range(0, len(given), 3)]
-    question = (*setup(d.heads[0], fit, projections_too=False),
+    lang, t, first = d.heads[0].options.lang, d.trace, d.heads[0]
+    fit = Fit(first.options.width)
+    row = "" if first.columns else r"\mathsf T"  # a bias is a row (b^T) in the row layout
+    per_head = []
+    for k, h in enumerate(d.heads, start=1):
+        names = {w: rf"{w[0]}_{{{w[-1]}}}^{{({k})" + (row if w[0] == "b" else "") + "}"
+                 for w in ("W_Q", "W_K", "W_V", "b_Q", "b_K", "b_V") if w in h.display}
+        items = [item for w, name in names.items() for item in stacked(name, cells(h.shown(w)))]
+        per_head += [pack(items[i:i + 3], fit) or items[i:i + 3] for i in range(0, len(items), 3)]
+    output = [("W_O", t.problem.W_O)] + ([(f"b_O^{{{row}}}" if row else "b_O", t.problem.b_O)]
+                                         if t.problem.b_O is not None else [])
+    question = (*setup(first, fit, projections_too=False),
                 Display(tuple(line for lines in per_head for line in lines)
-                        + tuple(stacked("W_O", cells(t.problem.W_O)))),
+                        + tuple(line for name, m in output
+                                for line in stacked(name, cells(first.book(m))))),
                 Paragraph(segments("set_task_heads", lang)))
     solution = tuple(Heading(b.level + SOLUTION_DEPTH, b.segments) if isinstance(b, Heading) else b
                      for b in build_heads(d)[1:])
     labels = "".join((t.problem.title or "",) + t.heads[0].problem.row_labels)
-    return Exercise(question, solution, rf"\operatorname{{MHA}}(X) = {matrix_of(t.output)}",
+    return Exercise(question, solution, rf"\operatorname{{MHA}}(X) = {matrix_of(first.book(t.output))}",
                     needs_cjk(labels))
 
 

@@ -1,10 +1,12 @@
 """The body of a derivation whose stages are too long to write exactly (long decimals such as
 NumPy's float64): each stage with its reason and its decimals, marked ≈, as a book shows a
-worked example on random weights; the exact values stay underneath and the checks use them."""
+worked example on random weights; the exact values stay underneath and the checks use them.
+A problem laid out in columns has them in its book's orientation (Kᵀ Q, V A, a query per column)."""
 
 from __future__ import annotations
 
 from ..derivation import Derivation
+from ..derivation.orientation import output, said, scores
 from ..printing.fit import Fit
 from ..printing.matrices import matrix_lines
 from ..printing.printer import approx, math, tau_equation
@@ -25,7 +27,7 @@ def _lines(d: Derivation, lhs: str, formulas: list[tuple[str, str]], stage: str,
            name: str | None = None) -> list[str]:
     relation = APPROX if stage in d.rounded else "="
     return matrix_lines(lhs, formulas, stage_cells(d, stage), None, fit, name or stage,
-                        relation=relation)
+                        columns=d.columns, relation=relation)
 
 
 def _scores(d: Derivation, fit: Fit) -> list[Block]:
@@ -34,10 +36,10 @@ def _scores(d: Derivation, fit: Fit) -> list[Block]:
         return []
     same = " = L" if same_logits(d) else ""
     tail = segments("tb_same_logits", lang) if same else ()
-    lines = _lines(d, "R", [("=", r"QK^{\mathsf T}")], "R", fit) if p.start == "Q" else []
+    lines = _lines(d, "R", [("=", scores(d.columns))], "R", fit) if p.start == "Q" else []
     if p.scale is None and d.scalars["root"] == 1 or p.scale == 1:
         key = "tb_scale_one" if p.scale is None else "tb_scale_none"
-        lines = _lines(d, "R = S" + same, [("=", r"QK^{\mathsf T}")], "R", fit, "R")
+        lines = _lines(d, "R = S" + same, [("=", scores(d.columns))], "R", fit, "R")
         return [step(segments(key, lang) + tail + segments("tb_colon", lang), Display(tuple(lines)))]
     if p.scale is None:
         lead = segments("tb_scale_root", lang, root=math(d.scalars["root"]))
@@ -68,27 +70,29 @@ def _logits(d: Derivation, fit: Fit) -> list[Block]:
 
 
 def _weights(d: Derivation, fit: Fit) -> list[Block]:
-    lang, t = d.options.lang, d.trace
+    lang, t, c = d.options.lang, d.trace, d.columns
     masked = not all(all(row) for row in t.readable)
     live = [i for i in range(t.A.rows) if d.sums[i] is not None]
     one = "_one" if len(live) == 1 else ""
-    lead = segments("tb_exponentiate" + one, lang) + (
+    lead = segments(said("tb_exponentiate" + one, c), lang) + (
         segments("tb_minus_infinity", lang) if masked else ()) + segments("tb_gives", lang)
     exps = _lines(d, "E", [], "E", fit)
     sums = [rf"Z_{{{i + 1}}} &{APPROX} {approx(d.decimals['Z'][i][0])}" if "E" in d.rounded
             else rf"Z_{{{i + 1}}} &= {math(d.sums[i])}" for i in live]
     weights = _lines(d, "A", [("=", r"\operatorname{softmax}(L)")], "A", fit)
     return [step(lead + segments("tb_colon", lang), Display(tuple(exps))),
-            step(segments("tb_sums_display" + one, lang) + segments("tb_colon", lang),
+            step(segments(said("tb_sums_display" + one, c), lang) + segments("tb_colon", lang),
                  Display(tuple(sums)),
-                 segments("tb_normalise" + one, lang) + segments("tb_gives_weights", lang) +
+                 segments(said("tb_normalise" + one, c), lang) + segments("tb_gives_weights", lang) +
                  segments("tb_colon", lang), Display(tuple(weights)),
-                 segments("tb_rows_exact" + one, lang) +
+                 segments(said("tb_rows_exact" + one, c), lang) +
                  (segments("tb_masked_zero", lang) if masked else segments("tb_period", lang)))]
 
 
 def _output(d: Derivation, fit: Fit) -> list[Block]:
     lang, p = d.options.lang, d.trace.problem
-    shape: tuple[Segment, ...] = segments("tb_shape", lang, n_q=p.n_q, n_k=p.n_k, d_v=p.d_v)
-    return [step(segments("tb_output", lang), Display(tuple(_lines(d, "O", [("=", "AV")], "O", fit))),
+    shape: tuple[Segment, ...] = segments(said("tb_shape", d.columns), lang, n_q=p.n_q, n_k=p.n_k,
+                                          d_v=p.d_v)
+    formula = [("=", output(d.columns))]
+    return [step(segments("tb_output", lang), Display(tuple(_lines(d, "O", formula, "O", fit))),
                  shape)]

@@ -4,6 +4,7 @@ inputs as bracket matrices (or X and its projections, or the given scores)."""
 from __future__ import annotations
 
 from ..derivation import Derivation
+from ..derivation.orientation import bias_name, bias_term, projection, said
 from ..printing.fit import Fit, chain, pack
 from ..printing.matrices import cells, matrix_lines, stacked
 from ..printing.printer import math, matrix, tau_equation
@@ -32,7 +33,7 @@ def quoted(labels: tuple[str, ...], lang: str) -> Label:
 def setup(d: Derivation, fit: Fit, projections_too: bool = True) -> list[Block]:
     """One sentence with the sizes, τ, the mask and the tokens; the inputs (and, unless told
     otherwise, the projections); the policy."""
-    lang, p = d.options.lang, d.trace.problem
+    lang, p, c = d.options.lang, d.trace.problem, d.columns
     sizes = [f"n_q = n_k = {p.n_q}"] if p.n_q == p.n_k else [f"n_q = {p.n_q}", f"n_k = {p.n_k}"]
     if p.key_dimension is not None:
         sizes.append(f"d_k = {p.key_dimension}")
@@ -46,7 +47,7 @@ def setup(d: Derivation, fit: Fit, projections_too: bool = True) -> list[Block]:
         lead += segments("tb_tokens_cross", lang, labels=quoted(p.row_labels, lang),
                          keys=quoted(p.column_labels, lang))
     elif p.tokens:
-        lead += segments("tb_tokens", lang, labels=quoted(p.tokens, lang))
+        lead += segments(said("tb_tokens", c), lang, labels=quoted(p.tokens, lang))
     blocks: list[Block] = []
     if p.projections is not None:
         sources = ("X", "Y") if "Y" in d.display else ("X",)
@@ -63,18 +64,18 @@ def setup(d: Derivation, fit: Fit, projections_too: bool = True) -> list[Block]:
                            Display(tuple(_inputs(d, fit, ("Q", "K", "V"))))))
     whole = [str(i + 1) for i, row in enumerate(d.trace.masked_by_bias) if all(row)]
     if whole:
-        blocks.append(Paragraph(segments("tb_bias_whole_rows", lang, rows=", ".join(whole),
+        blocks.append(Paragraph(segments(said("tb_bias_whole_rows", c), lang, rows=", ".join(whole),
                                          bias=math(d.scalars["mask_bias"]))))
     if d.trace.fully_masked_rows:
         rows = ", ".join(str(i + 1) for i in d.trace.fully_masked_rows)
         how = phrase(f"how_{p.fully_masked}", lang)
-        blocks.append(Paragraph(segments("tb_fully_masked", lang, rows=rows, how=how)))
+        blocks.append(Paragraph(segments(said("tb_fully_masked", c), lang, rows=rows, how=how)))
     return blocks
 
 
 def _masks(d: Derivation) -> tuple[Segment, ...]:
     lang, p = d.options.lang, d.trace.problem
-    out = segments(f"tb_mask_{p.mask}", lang) if p.mask != "none" or not (
+    out = segments(said(f"tb_mask_{p.mask}", d.columns), lang) if p.mask != "none" or not (
         p.keep is not None or p.key_lengths is not None or p.bias is not None) else ()
     if p.keep is not None:
         out += segments("tb_mask_keep", lang)
@@ -89,30 +90,39 @@ def _masks(d: Derivation) -> tuple[Segment, ...]:
 
 def _inputs(d: Derivation, fit: Fit, names: tuple[str, ...]) -> list[str]:
     """name = [matrix] for each input, side by side as they fit, the last with a full stop."""
-    items = [item for name in names for item in stacked(name, cells(d.display[name]), fit)]
+    items = [item for name in names for item in stacked(name, cells(d.shown(name)), fit)]
     items[-1] += "."
     return pack(items, fit) or items
 
 
 def projections(d: Derivation, fit: Fit) -> list[Block]:
-    """The projection matrices and Q = X W_Q = [X][W_Q] = [Q], likewise K and V."""
-    lang, shown = d.options.lang, d.display
+    """The projection matrices (and biases) and Q = X W_Q + 1 b_Qᵀ = [X][W_Q] + 1[b_Qᵀ] = [Q],
+    likewise K and V; in the book's layout Q = W_Q X + b_Q 1ᵀ = [W_Q][X] + [b_Q]1ᵀ."""
+    lang, shown, c = d.options.lang, d.display, d.columns
     source = "Y" if "Y" in shown else "X"
-    key = "tb_projections_cross" if source == "Y" else "tb_projections"
-    weights = [item for w in ("W_Q", "W_K", "W_V") for item in stacked(w, cells(shown[w]), fit)]
+    key = "tb_projections_cross" if source == "Y" else said("tb_projections", c)
+    weights = [item for w in ("W_Q", "W_K", "W_V") for item in stacked(w, cells(d.shown(w)), fit)]
+    biases = [item for b in ("b_Q", "b_K", "b_V") if b in shown
+              for item in stacked(bias_name(b[-1], c), cells(d.shown(b)), fit)]
     lines: list[str] = []
-    for name, x, w in (("Q", "X", "W_Q"), ("K", source, "W_K"), ("V", source, "W_V")):
+    for name, x in (("Q", "X"), ("K", source), ("V", source)):
+        w, b = f"W_{name}", f"b_{name}" if f"b_{name}" in shown else None
+        formula = projection(name, x, b is not None, c)
         if name in d.rounded:  # long products: the decimals alone, row by row if need be
-            lines += matrix_lines(name, [("=", f"{x}{w}")], stage_cells(d, name), None, fit,
-                                  name, relation=r"\approx")
+            lines += matrix_lines(name, [("=", formula)], stage_cells(d, name), None, fit,
+                                  name, columns=c, relation=r"\approx")
             continue
-        terms = [("=", f"{x}{w}"), ("=", matrix(cells(shown[x])) + matrix(cells(shown[w]))),
-                 ("=", matrix(cells(shown[name])))]
-        blocks = stacked(name, cells(shown[name]))
+        factors = (w, x) if c else (x, w)
+        product = "".join(matrix(cells(d.shown(f))) for f in factors)
+        if b is not None:
+            product += " + " + bias_term(matrix(cells(d.shown(b))), c)
+        terms = [("=", formula), ("=", product), ("=", matrix(cells(d.shown(name))))]
+        blocks = stacked(name, cells(d.shown(name)))
         lines += chain(name, terms, fit) or chain(name, [terms[0], terms[2]], fit) or (
             [f"{name} &= {terms[2][1]}"] if len(blocks) == 1 else
-            [f"{name} &= {x}{w}"] + [line.replace(" = ", " &= ", 1)
-                                     for line in pack(blocks, fit) or blocks])
+            [f"{name} &= {formula}"] + [line.replace(" = ", " &= ", 1)
+                                        for line in pack(blocks, fit) or blocks])
     note = (rounding_note(d),) if d.rounded & {"Q", "K", "V"} else ()
-    return [step(segments(key, lang), Display(tuple(pack(weights, fit) or weights)),
-                 Display(tuple(lines))), *note]
+    shown_weights = [Display(tuple(pack(items, fit) or items)) for items in (weights, biases)
+                     if items]  # two displays: together they may be taller than a page
+    return [step(segments(key, lang), *shown_weights, Display(tuple(lines))), *note]

@@ -9,9 +9,10 @@ import sympy as sp
 from ..derivation import Derivation, Name
 from ..model import Trace
 from ..derivation.keys import key_order
+from ..derivation.orientation import output as output_formula, said, scores as scores_formula
 from ..printing.fit import Fit, chain, pack
-from ..printing.matrices import (Factored, approx_cells, cells, matrix_lines, row_vector,
-                       sum_lines, terms)
+from ..printing.matrices import (Factored, approx_cells, cells, entry, matrix_lines, row_vector,
+                                 sum_lines, terms)
 from ..printing.printer import approx, math, matrix, tau_equation
 from .blocks import Block, Display, Segment, fill, segments, step
 from .setup import listing
@@ -75,29 +76,31 @@ def _introduce(d: Derivation, names: list[Name], key: str
 
 def scores(d: Derivation, fit: Fit) -> list[Block]:
     """R = QKᵀ and S = R/√d_k with the reason ("because √d_k = 1 ...")."""
-    lang, p, shown = d.options.lang, d.trace.problem, d.display
+    lang, p, shown, c = d.options.lang, d.trace.problem, d.display, d.columns
     if p.start in ("S", "L"):
         return []
     same = same_logits(d)
     root = d.scalars["root"]
-    product = [("=", r"QK^{\mathsf T}"),
-               ("=", matrix(cells(shown["Q"])) + matrix(cells(shown["K"].T)))] \
+    factors = (cells(shown["K"]), cells(shown["Q"].T)) if c else \
+        (cells(shown["Q"]), cells(shown["K"].T))
+    product = [("=", scores_formula(c)), ("=", matrix(factors[0]) + matrix(factors[1]))] \
         if p.start == "Q" else []
     exact = cells(shown["R"])
     if p.scale is None and root == 1 or p.scale == 1:
         key = "tb_scale_one" if p.scale is None else "tb_scale_none"
         lhs = "R = S" + (" = L" if same else "")
-        lines = matrix_lines(lhs, product, exact, None, fit, "R")
+        lines = matrix_lines(lhs, product, exact, None, fit, "R", columns=c)
         lead = segments(key, lang) + (segments("tb_same_logits", lang) if same else ())
     else:
         key, words = ("tb_scale_root", {"root": math(root)}) if p.scale is None else \
             ("tb_scale_given", {"s": math(d.scalars["s"], slash=True)})
         factor = rf"\frac{{R}}{{{math(root)}}}" if p.scale is None else \
             f"{math(d.scalars['s'], slash=True)}R"
-        lines = matrix_lines("R", product, exact, None, fit, "R") if p.start == "Q" else []
+        lines = matrix_lines("R", product, exact, None, fit, "R", columns=c) \
+            if p.start == "Q" else []
         lhs = "S" + (" = L" if same else "")
         lines += matrix_lines(lhs, [("=", factor)], cells(shown["S"]),
-                              approx_cells(d.decimals.get("S")), fit, "S")
+                              approx_cells(d.decimals.get("S")), fit, "S", columns=c)
         lead = segments(key, lang, **words) + (segments("tb_same_logits", lang) if same else ())
     named, shown_names = _introduce(d, names_of(d, "logit"), "tb_write")
     return [step(lead + named + segments("tb_colon", lang), shown_names, Display(tuple(lines)))]
@@ -105,7 +108,7 @@ def scores(d: Derivation, fit: Fit) -> list[Block]:
 
 def logits(d: Derivation, fit: Fit) -> list[Block]:
     """The mask (and a hidden large score, −∞ wins), then L row by row or as a matrix."""
-    lang, p, t, shown = d.options.lang, d.trace.problem, d.trace, d.display
+    lang, p, t, shown, c = d.options.lang, d.trace.problem, d.trace, d.display, d.columns
     if same_logits(d):
         return []
     tau = d.scalars["tau"]
@@ -115,26 +118,26 @@ def logits(d: Derivation, fit: Fit) -> list[Block]:
     blocks: list[Block] = []
     if p.mask in ("causal", "causal-bottom-right") and p.keep is None and p.key_lengths is None \
             and p.bias is None and p.mask == "causal":
-        lead = segments("tb_bias_sets_causal" if biased else "tb_mask_sets_causal", lang,
+        lead = segments(said("tb_bias_sets_causal" if biased else "tb_mask_sets_causal", c), lang,
                         **sets) + _hidden(d)
     elif masked or p.bias is not None:
         key = "tb_mask_matrix_bias" if p.bias is not None else "tb_mask_matrix"
         blocks.append(step(segments(key, lang) + segments("tb_colon", lang),
                            Display(tuple(matrix_lines("M", [], cells(shown["M"]), None, fit,
-                                                      "M")))))
-        lead = segments("tb_bias_sets" if biased else "tb_mask_sets", lang, **sets) + \
+                                                      "M", columns=c)))))
+        lead = segments(said("tb_bias_sets" if biased else "tb_mask_sets", c), lang, **sets) + \
             _hidden(d) if masked else ()
     if p.start == "L":
         return blocks
     if lead:
         lead += segments("tb_semicolon", lang)
-        words = segments("tb_logits_one", lang) if tau == 1 else \
-            segments("tb_logits_symbolic", lang) if tau_equation(tau) == r"\tau" else \
-            segments("tb_logits_rows", lang, tau=tau_equation(tau))
+        words = segments(said("tb_logits_one", c), lang) if tau == 1 else \
+            segments(said("tb_logits_symbolic", c), lang) if tau_equation(tau) == r"\tau" else \
+            segments(said("tb_logits_rows", c), lang, tau=tau_equation(tau))
     else:
         words = segments("tb_logits_plain", lang, tau=tau_equation(tau))
     exact = cells(shown["L"])
-    rows = pack([row_vector(row) for row in exact], fit) \
+    rows = pack([row_vector(row, c) for row in exact], fit) \
         if tau == 1 and lead else None
     if rows is not None:
         rows[-1] += "."
@@ -142,7 +145,7 @@ def logits(d: Derivation, fit: Fit) -> list[Block]:
     else:
         formula = [("=", r"\frac{S + M}{\tau}" if masked or p.bias is not None else r"\frac{S}{\tau}")]
         display = Display(tuple(matrix_lines("L", formula, exact, approx_cells(d.decimals.get("L")),
-                                             fit, "L")))
+                                             fit, "L", columns=c)))
     return blocks + [step(lead + words + (segments("tb_colon", lang) if not lead else ()), display)]
 
 
@@ -171,31 +174,31 @@ def _hidden(d: Derivation) -> tuple[Segment, ...]:
         hides = rf"{score} + ({math(bias)}) = {math(result, slash=True)}"
     else:
         hides = rf"{score} + (-\infty) = -\infty"
-    chain_tex = rf"S_{{{i + 1},{j + 1}}} + M_{{{i + 1},{j + 1}}} = {hides}"
-    return segments("tb_hidden", d.options.lang, chain=chain_tex)
+    chain_tex = rf"{entry('S', i, j, d.columns)} + {entry('M', i, j, d.columns)} = {hides}"
+    return segments(said("tb_hidden", d.columns), d.options.lang, chain=chain_tex)
 
 
 def weights(d: Derivation, fit: Fit) -> list[Block]:
     """Each row's exponentials and their sum, then A = softmax(L), the names and the row sums."""
-    lang, t, shown = d.options.lang, d.trace, d.display
+    lang, t, shown, c = d.options.lang, d.trace, d.display, d.columns
     masked = not all(all(row) for row in t.readable)
     live = [i for i in range(t.A.rows) if d.sums[i] is not None]
     one = "_one" if len(live) == 1 else ""  # a single row is "the row", its sum "its sum"
     named, shown_names = _introduce(d, names_of(d, "small") + names_of(d, "generator"), "tb_with")
-    lead = segments("tb_exponentiate" + one, lang) + (segments("tb_minus_infinity", lang) if masked
-                                                 else ()) + named + segments("tb_gives", lang)
-    vectors = [row_vector([math(shown["E"][i, j], slash=True) for j in range(t.A.cols)])
+    lead = segments(said("tb_exponentiate" + one, c), lang) + (
+        segments("tb_minus_infinity", lang) if masked else ()) + named + segments("tb_gives", lang)
+    vectors = [row_vector([math(shown["E"][i, j], slash=True) for j in range(t.A.cols)], c)
                for i in live]
     rows = pack(vectors, fit) or matrix_lines("E", [], [cells(shown["E"])[i] for i in live],
-                                               None, fit, "E")
+                                               None, fit, "E", columns=c)
     sums = [math(d.sums[i], slash=True) for i in live]
     inline = not wide_sums(d)
     lines = matrix_lines("A", [], cells(shown["A"]), approx_cells(d.decimals.get("A")), fit, "A",
-                         over_sums(d, "E"), prefer_over=not inline)
+                         over_sums(d, "E"), prefer_over=not inline, columns=c)
     named_weights, weight_display = _introduce(d, names_of(d, "weight"), "tb_with")
     gives = named_weights + segments("tb_gives_weights", lang) + segments("tb_colon", lang)
     if inline:
-        listed = fill(segments("tb_sums" + one, lang, sums="\x00"),
+        listed = fill(segments(said("tb_sums" + one, c), lang, sums="\x00"),
                       listing([(("math", z),) for z in sums], lang))
         return [step(lead, shown_names, Display(tuple(rows)), listed + gives, weight_display,
                      Display(tuple(lines)), _row_sums(d, fit))]
@@ -203,8 +206,9 @@ def weights(d: Derivation, fit: Fit) -> list[Block]:
         sum_definitions(d, live, fit)
     rows[-1] += "."
     return [step(lead, shown_names, Display(tuple(rows))),
-            step(segments("tb_sums_display" + one, lang) + segments("tb_colon", lang),
-                 Display(tuple(z_lines)), segments("tb_normalise" + one, lang) + gives, weight_display,
+            step(segments(said("tb_sums_display" + one, c), lang) + segments("tb_colon", lang),
+                 Display(tuple(z_lines)), segments(said("tb_normalise" + one, c), lang) + gives,
+                 weight_display,
                  Display(tuple(lines)), _row_sums(d, fit))]
 
 
@@ -242,10 +246,10 @@ def _row_sums(d: Derivation, fit: Fit) -> tuple[Segment, ...]:
         sums.append(text if len(entries) == 1 else f"{text} = 1")
     one = "_one" if sum(z is not None for z in d.sums) == 1 else ""  # as in weights()
     if sums and all(Fit(fit.points * 0.8).fits(s) for s in sums):
-        words = fill(segments("tb_row_sums" + one, lang, sums="\x00"),
+        words = fill(segments(said("tb_row_sums" + one, d.columns), lang, sums="\x00"),
                       listing([(("math", s),) for s in sums], lang))
     else:
-        words = segments("tb_rows_exact" + one, lang)
+        words = segments(said("tb_rows_exact" + one, d.columns), lang)
     small = next((dict(r.values) for r in d.report.results if r.check == "masked_small"
                   and "below" in dict(r.values)), None)
     if small is not None:
@@ -255,11 +259,12 @@ def _row_sums(d: Derivation, fit: Fit) -> tuple[Segment, ...]:
 
 def output(d: Derivation, fit: Fit) -> list[Block]:
     """O = AV with its decimals, one entry worked as an example, and the shape argument."""
-    lang, shown, p = d.options.lang, d.display, d.trace.problem
-    product_ = [("=", "AV"), ("=", matrix(cells(shown["A"])) + matrix(cells(shown["V"])))]
+    lang, shown, p, c = d.options.lang, d.display, d.trace.problem, d.columns
+    factors = ("V", "A") if c else ("A", "V")
+    product_ = [("=", output_formula(c)), ("=", "".join(matrix(cells(d.shown(f))) for f in factors))]
     lines = matrix_lines("O", product_, cells(shown["O"]), approx_cells(d.decimals.get("O")), fit,
-                         "O", over_sums(d, "N"), prefer_over=bool(wide_sums(d)))
-    shape = segments("tb_shape", lang, n_q=p.n_q, n_k=p.n_k, d_v=p.d_v)
+                         "O", over_sums(d, "N"), prefer_over=bool(wide_sums(d)), columns=c)
+    shape = segments(said("tb_shape", c), lang, n_q=p.n_q, n_k=p.n_k, d_v=p.d_v)
     example = _example(d)
     if example is None:
         return [step(segments("tb_output", lang), Display(tuple(lines)), shape)]
@@ -282,26 +287,28 @@ def _example(d: Derivation) -> tuple[str, list[tuple[str, str]]] | None:
     t, i, shown = d.trace, d.example, d.display
     if d.sums[i] is None:
         return None
-    products = [product(shown["A"][i, j], shown["V"][j, 0])
+    products = [product(shown["V"][j, 0], shown["A"][i, j]) if d.columns else
+                product(shown["A"][i, j], shown["V"][j, 0])
                 for j in range(t.A.cols) if t.readable[i][j]]
     pieces = [("=", products[0])] + [("+", x) for x in products[1:]]
     pieces.append(("=", math(shown["O"][i, 0], slash=True)))
     decimal = (d.decimals.get("O") or [[None]] * (i + 1))[i][0]
     if decimal is not None and not decimal.exact:
         pieces.append((r"\approx", approx(decimal)))
-    return rf"O_{{{i + 1},1}}", pieces
+    return entry("O", i, 0, d.columns), pieces
 
 
 def _by_decimals(d: Derivation) -> list[tuple[str, str]]:
     """O_{i,1} = A_{i,1} V_{1,1} + … ≈ 0.1234 · 0.05 + … ≈ 0.4421: the example when the exact
     weights are too long to multiply out on a line (each A_{i,j} is in the matrix above)."""
-    t, i, shown = d.trace, d.example, d.display
+    t, i, shown, c = d.trace, d.example, d.display, d.columns
     keys = [j for j in range(t.A.cols) if t.readable[i][j]]
-    pieces = [("=" if k == 0 else "+", rf"A_{{{i + 1},{j + 1}}} V_{{{j + 1},1}}")
-              for k, j in enumerate(keys)]
+    pieces = [("=" if k == 0 else "+", f"{entry('V', j, 0, c)} {entry('A', i, j, c)}" if c else
+               f"{entry('A', i, j)} {entry('V', j, 0)}") for k, j in enumerate(keys)]
     weights, output_ = d.decimals.get("A"), d.decimals.get("O")
     if weights is not None:
         pieces += [(r"\approx" if k == 0 else "+",
+                    rf"{_factor(shown['V'][j, 0])} \cdot {approx(weights[i][j])}" if c else
                     rf"{approx(weights[i][j])} \cdot {_factor(shown['V'][j, 0])}")
                    for k, j in enumerate(keys)]
     if output_ is not None:  # after rounded weights the value is approximate even if exact

@@ -4,8 +4,9 @@ identical repeated, masked entries shown going to −∞ and to a weight of exac
 from __future__ import annotations
 
 from ..derivation import Derivation, RowSteps
+from ..derivation.orientation import said
 from ..printing.fit import Fit, chain
-from ..printing.matrices import sum_lines
+from ..printing.matrices import entry, sum_lines
 from ..printing.measure import width
 from ..printing.printer import approx, math, power_of_e, tau_equation
 from ..words import phrase
@@ -13,8 +14,14 @@ from .blocks import Block, Display, Heading, Label, Step, segments, step
 from .textbook import keyed_sum, product, same_logits
 
 
-def _index(stage: str, i: int, j: int) -> str:
-    return f"{stage}_{{{i + 1},{j + 1}}}"
+def _index(d: Derivation, stage: str, i: int, j: int) -> str:
+    """The engine's entry (i, j) of a stage as the reader indexes it (the book: (j, i))."""
+    return entry(stage, i, j, d.columns)
+
+
+def _over_keys(d: Derivation, stage: str, i: int) -> str:
+    """Query i's entry of key j, j to be summed over: L_{i,j}, or L_{j,i} in the book."""
+    return f"{stage}_{{j,{i + 1}}}" if d.columns else f"{stage}_{{{i + 1},j}}"
 
 
 def _approx(d: Derivation, stage: str, i: int, j: int) -> list[tuple[str, str]]:
@@ -37,10 +44,10 @@ def _lines(rows: list[tuple], fit: Fit, more: tuple[str, ...] = ()) -> Display:
 
 def row_blocks(d: Derivation, steps: RowSteps, fit: Fit) -> list[Block]:
     """Dot products, scaling, logits, exponentials, weights, the row's check and its outputs."""
-    p, lang, i = d.trace.problem, d.options.lang, steps.row
+    p, lang, i, c = d.trace.problem, d.options.lang, steps.row, d.columns
     label = p.row_labels[i]
-    plain = segments("row_detail_plain", lang, row=i + 1)
-    title = segments("row_detail", lang, row=i + 1, label=Label(label)) \
+    plain = segments(said("row_detail_plain", c), lang, row=i + 1)
+    title = segments(said("row_detail", c), lang, row=i + 1, label=Label(label)) \
         if label != str(i + 1) else plain
     out: list[Block] = [Heading(2, title, key=f"row{i + 1}", short=plain)]
     if p.start == "Q":
@@ -51,7 +58,7 @@ def row_blocks(d: Derivation, steps: RowSteps, fit: Fit) -> list[Block]:
         out.append(_logits(d, i, fit))
     if d.sums[i] is None:
         how = phrase(f"how_{p.fully_masked}", lang)
-        out.append(step(segments("tb_fully_masked", lang, rows=i + 1, how=how)))
+        out.append(step(segments(said("tb_fully_masked", c), lang, rows=i + 1, how=how)))
         return out
     out += _softmax(d, steps, fit)
     return out
@@ -64,7 +71,7 @@ def _dots(d: Derivation, steps: RowSteps, fit: Fit) -> Display:
         terms = [("=", rf"\mathbf q_{{{i + 1}}} \cdot \mathbf k_{{{j + 1}}}"),
                  ("=", " + ".join(product(a, b) for a, b in pairs)),
                  ("=", math(d.display["R"][i, j], slash=True))]
-        rows.append((_index("R", i, j), terms))
+        rows.append((_index(d, "R", i, j), terms))
     return _lines(rows, fit)
 
 
@@ -74,12 +81,12 @@ def _scaling(d: Derivation, i: int, fit: Fit) -> Step:
     for j in range(p.n_k):
         r = math(d.display["R"][i, j], slash=True)
         if p.scale is None:
-            formula = rf"\frac{{{_index('R', i, j)}}}{{\sqrt{{d_k}}}}"
+            formula = rf"\frac{{{_index(d, 'R', i, j)}}}{{\sqrt{{d_k}}}}"
             substitution = rf"\frac{{{r}}}{{{math(d.scalars['root'])}}}"
         else:
             s = math(d.scalars["s"], slash=True)
-            formula, substitution = rf"s\,{_index('R', i, j)}", rf"{s} \cdot {r}"
-        rows.append((_index("S", i, j), [("=", formula), ("=", substitution),
+            formula, substitution = rf"s\,{_index(d, 'R', i, j)}", rf"{s} \cdot {r}"
+        rows.append((_index(d, "S", i, j), [("=", formula), ("=", substitution),
                                          ("=", math(d.display["S"][i, j], slash=True))]
                      + _approx(d, "S", i, j)))
     words = segments("wk_scale", lang, root=math(d.scalars["root"])) if p.scale is None else \
@@ -94,14 +101,14 @@ def _logits(d: Derivation, i: int, fit: Fit) -> Step:
     for j in range(p.n_k):
         s, m = math(shown["S"][i, j], slash=True), math(shown["M"][i, j], slash=True)
         m = f"({m})" if shown["M"][i, j].could_extract_minus_sign() else m
-        inner = f"{_index('S', i, j)} + {_index('M', i, j)}"
+        inner = f"{_index(d, 'S', i, j)} + {_index(d, 'M', i, j)}"
         if tau == 1:
             terms = [("=", inner), ("=", f"{s} + {m}")]
         else:
             t = math(tau, slash=True)
             terms = [("=", rf"\frac{{{inner}}}{{\tau}}"), ("=", rf"\frac{{{s} + {m}}}{{{t}}}")]
         terms.append(("=", math(shown["L"][i, j], slash=True)))
-        rows.append((_index("L", i, j), terms + _approx(d, "L", i, j)))
+        rows.append((_index(d, "L", i, j), terms + _approx(d, "L", i, j)))
     words = segments("wk_logits_one", lang) if tau == 1 else \
         segments("wk_logits", lang, tau=tau_equation(tau))
     return step(words, _lines(rows, fit))
@@ -111,12 +118,12 @@ def _softmax(d: Derivation, steps: RowSteps, fit: Fit) -> list[Block]:
     """Exponentials and their sum, weights, the row's check, outputs."""
     p, lang, shown, i = d.trace.problem, d.options.lang, d.display, steps.row
     E = shown["E"]
-    exps = [(rf"e^{{{_index('L', i, j)}}}", [("=", power_of_e(shown["L"][i, j])),
+    exps = [(rf"e^{{{_index(d, 'L', i, j)}}}", [("=", power_of_e(shown["L"][i, j])),
                                             ("=", math(E[i, j], slash=True))]
              + _approx(d, "E", i, j)) for j in steps.readable]
     z = d.decimals.get("Z")
     about = [(r"\approx", approx(z[i][0]))] if z and z[i][0] is not None and not z[i][0].exact else []
-    total = [("=", rf"\sum_j e^{{L_{{{i + 1},j}}}}"),
+    total = [("=", rf"\sum_j e^{{{_over_keys(d, 'L', i)}}}"),
              ("=", " + ".join(math(E[i, j], slash=True) for j in steps.readable)),
              ("=", keyed_sum(d, i))] + about  # as the terms before it (dropped) unless they combine
     lhs = f"Z_{{{i + 1}}}"
@@ -128,31 +135,34 @@ def _softmax(d: Derivation, steps: RowSteps, fit: Fit) -> list[Block]:
     weights = []
     for j in range(p.n_k):
         if j not in steps.readable:
-            weights.append((_index("A", i, j), [("=", rf"0 \quad \text{{{phrase('wk_masked_note', lang)}}}")]))
+            weights.append((_index(d, "A", i, j), [("=", rf"0 \quad \text{{{phrase('wk_masked_note', lang)}}}")]))
             continue
-        terms = [("=", rf"\frac{{e^{{{_index('L', i, j)}}}}}{{Z_{{{i + 1}}}}}"),
+        terms = [("=", rf"\frac{{e^{{{_index(d, 'L', i, j)}}}}}{{Z_{{{i + 1}}}}}"),
                  ("=", f"{math(E[i, j])}/{math(d.sums[i])}" if E[i, j].is_Integer and
                   d.sums[i].is_Integer else rf"\frac{{{math(E[i, j])}}}{{{math(d.sums[i])}}}"),
                  ("=", math(shown["W"][i, j], slash=True)), ("=", math(shown["A"][i, j], slash=True))]
         over_z = [terms[0], ("=", rf"\frac{{{math(E[i, j])}}}{{Z_{{{i + 1}}}}}")]
-        weights.append((_index("A", i, j), terms + _approx(d, "A", i, j),
+        weights.append((_index(d, "A", i, j), terms + _approx(d, "A", i, j),
                         over_z + _approx(d, "A", i, j)))
     blocks: list[Block] = [step(segments("wk_exponentials", lang), _lines(exps, fit, more)),
                            step(segments("wk_weights", lang), _lines(weights, fit))]
     if len(steps.readable) > 1:
         total = " + ".join(math(shown["A"][i, j], slash=True) for j in steps.readable)
         if not fit.fits(total + " = 1"):  # too wide in full: the same sum over Z_i
-            total = (rf"\sum_j A_{{{i + 1},j}} = \frac{{\sum_j e^{{L_{{{i + 1},j}}}}}}"
+            total = (rf"\sum_j {_over_keys(d, 'A', i)} = \frac{{\sum_j e^{{{_over_keys(d, 'L', i)}}}}}"
                      rf"{{Z_{{{i + 1}}}}} = \frac{{Z_{{{i + 1}}}}}{{Z_{{{i + 1}}}}}")
         blocks.append(step(segments("wk_check", lang), _lines([(total, [("=", "1")])], fit)))
     outputs = []
     for c in range(p.d_v):
-        terms = [("=", rf"\sum_j A_{{{i + 1},j}} V_{{j,{c + 1}}}"),
-                 ("=", " + ".join(product(shown["A"][i, j], shown["V"][j, c])
+        weighted = rf"V_{{{c + 1},j}} {_over_keys(d, 'A', i)}" if d.columns else \
+            rf"{_over_keys(d, 'A', i)} V_{{j,{c + 1}}}"
+        terms = [("=", rf"\sum_j {weighted}"),
+                 ("=", " + ".join(product(shown["V"][j, c], shown["A"][i, j]) if d.columns else
+                                  product(shown["A"][i, j], shown["V"][j, c])
                                   for j in steps.readable)),
                  ("=", math(shown["O"][i, c], slash=True))]
         over_z = [terms[0], ("=", rf"\frac{{{math(shown['N'][i, c])}}}{{Z_{{{i + 1}}}}}")]
-        outputs.append((_index("O", i, c), terms + _approx(d, "O", i, c),
+        outputs.append((_index(d, "O", i, c), terms + _approx(d, "O", i, c),
                         over_z + _approx(d, "O", i, c)))
     blocks.append(step(segments("wk_output", lang), _lines(outputs, fit)))
     return blocks

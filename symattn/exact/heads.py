@@ -1,20 +1,32 @@
-"""Multi-head attention, exactly: every head, their concatenation, and MHA(X) = C W_O."""
+"""Multi-head attention, exactly: every head, their concatenation, and MHA(X) = C W_O + 1 b_Oᵀ."""
 
 from __future__ import annotations
 
 import sympy as sp
 
-from ..model import MultiHeadProblem, MultiHeadTrace
+from ..model import MultiHeadProblem, MultiHeadTrace, Problem, Trace
 from .attention import attend
 from .shown import long_values
+
+
+def attend_any(problem: Problem | MultiHeadProblem) -> Trace | MultiHeadTrace:
+    """One head's trace or every head's: the computation a problem of either kind asks for."""
+    return attend_heads(problem) if isinstance(problem, MultiHeadProblem) else attend(problem)
 
 
 def attend_heads(problem: MultiHeadProblem) -> MultiHeadTrace:
     """Every head, their concatenation and the output projection, exactly."""
     traces = tuple(attend(head) for head in problem.heads)
     concat = sp.ImmutableMatrix.hstack(*(t.O for t in traces))
-    output = sp.ImmutableMatrix((concat * problem.W_O).applyfunc(combined))
-    return MultiHeadTrace(problem, traces, concat, output)
+    return MultiHeadTrace(problem, traces, concat, projected(concat, problem))
+
+
+def projected(concat: sp.ImmutableMatrix, problem: MultiHeadProblem) -> sp.ImmutableMatrix:
+    """C W_O + 1 b_Oᵀ (the bias, when given, added to every row), each entry combined."""
+    product = concat * problem.W_O
+    if problem.b_O is not None:
+        product += sp.ones(product.rows, 1) * problem.b_O
+    return sp.ImmutableMatrix(product.applyfunc(combined))
 
 
 def combined(x: sp.Expr) -> sp.Expr:

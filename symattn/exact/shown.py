@@ -34,8 +34,14 @@ def shown_form(problem: Problem, limit: int | None = MAX_SHOWN_DIGITS) -> Form:
     form of its inputs, every decimal as long as it is written."""
     if not problem.decimals:
         return _same
-    memo: dict[sp.Basic, sp.Basic] = {}
+    memo = written(problem) if limit is None else {}
     return lambda value: decimals_shown(value, memo, limit)
+
+
+def written(problem: Problem) -> dict[sp.Basic, sp.Basic]:
+    """The inputs' decimals that end in zeros, as written (1.5440, 2.0): a memo for
+    decimals_shown, which shows every other terminating rational by its shortest digits."""
+    return {value: signed(text) for value, text in problem.written}
 
 
 def _same(value: sp.Basic) -> sp.Basic:
@@ -211,9 +217,11 @@ def shown_stages(trace: Trace, long: frozenset[str] = frozenset()) -> dict[str, 
     if not p.decimals:
         return {}
     memo: dict[sp.Basic, sp.Basic] = {}
+    as_written = written(p)
     given = ("Q", "K", "V", "M") if p.projections is None else ("M",)
     shown: dict[str, sp.Basic] = {
-        name: decimals_shown(trace.stage(name), memo, None if name in given else MAX_SHOWN_DIGITS)
+        name: decimals_shown(trace.stage(name), as_written, None) if name in given else
+        decimals_shown(trace.stage(name), memo, MAX_SHOWN_DIGITS)
         for name in STAGES if name not in long}
     shown.update(tau=decimals_shown(p.temperature),
                  s=p.scale_factor if p.scale is None else decimals_shown(p.scale_factor))

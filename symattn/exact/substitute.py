@@ -1,12 +1,12 @@
 """The one substitution: declared symbols replaced by exact values in every input of a problem.
 
 Used by --subs, sweeps (each point), temperature derivatives (central differences) and the
-course page (a symbolic temperature at listed values). X, Y, W_Q, W_K, W_V, the heads, W_O, the
-bias, τ, the scale and dO are all substituted, Q, K and V are formed again from the projections,
-and each substituted entry is rebuilt through the parser's cost gates (parse/gates.py:
-regated), so a value given here meets the same limits, with the same errors, as one written in
-the file; an entry that is not finite and real there (τ and the scale: not positive) is refused,
-named by its key.
+course page (a symbolic temperature at listed values). X, Y, W_Q, W_K, W_V and their biases,
+the heads, W_O and b_O, the bias, τ, the scale and dO are all substituted, Q, K and V are formed
+again from the projections, and each substituted entry is rebuilt through the parser's cost gates
+(parse/gates.py: regated), so a value given here meets the same limits, with the same errors, as
+one written in the file; an entry that is not finite and real there (τ and the scale: not
+positive) is refused, named by its key.
 """
 
 from __future__ import annotations
@@ -41,7 +41,8 @@ def substitute(problem: AnyProblem, values: Values) -> AnyProblem:
     at = _At(values, problem.source)
     if isinstance(problem, MultiHeadProblem):
         heads = tuple(_single(head, at, f"heads[{k}].") for k, head in enumerate(problem.heads, 1))
-        return dataclasses.replace(problem, heads=heads,
+        b_O = None if problem.b_O is None else at.matrix(problem.b_O, "input.b_O")
+        return dataclasses.replace(problem, heads=heads, b_O=b_O,
                                    W_O=at.matrix(problem.W_O, "input.W_O"))
     return _single(problem, at, "input.")
 
@@ -52,7 +53,8 @@ def _single(p: Problem, at: _At, weights: str) -> Problem:
     if p.projections is not None:
         projections = _projections(p.projections, at, weights)
         changes["projections"] = projections
-        changes["Q"], changes["K"], changes["V"] = project(projections, p.source, weights[:-1])
+        changes["Q"], changes["K"], changes["V"] = project(projections, p.source, weights[:-1],
+                                                           p.layout == "columns")
     else:
         changes.update({name: at.matrix(getattr(p, name), f"input.{name}") for name in "QKV"})
     changes["bias"] = None if p.bias is None else at.matrix(p.bias, "attention.bias")
@@ -69,9 +71,13 @@ def _single(p: Problem, at: _At, weights: str) -> Problem:
 
 
 def _projections(p: Projections, at: _At, weights: str) -> Projections:
+    """X, Y, the weights and the biases at the values (each named by its key)."""
+    biases = {name: at.matrix(getattr(p, name), weights + name) for name in ("b_Q", "b_K", "b_V")
+              if getattr(p, name) is not None}
     return Projections(
         X=at.matrix(p.X, "input.X"), Y=None if p.Y is None else at.matrix(p.Y, "input.Y"),
-        **{name: at.matrix(getattr(p, name), weights + name) for name in ("W_Q", "W_K", "W_V")})
+        **{name: at.matrix(getattr(p, name), weights + name) for name in ("W_Q", "W_K", "W_V")},
+        **biases)
 
 
 class _At:

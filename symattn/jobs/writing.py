@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..exact.shown import long_stages, long_values, shown_stages
+from ..exact.shown import decimals_shown, long_stages, long_values, shown_stages
 from ..model import MultiHeadTrace, Trace
 from ..numeric import decimal_grid
 from ..targets import render_trace
+from ..targets.text import projection_inputs
 from .options import Settings
 
 if TYPE_CHECKING:  # the derivations load when used: text and JSON start without them
@@ -33,18 +34,41 @@ def _plain(trace: Trace | MultiHeadTrace, s: Settings) -> str:
         longs = [long_stages(h) for h in trace.heads]
         output = {n: decimal_grid(m, s.places) for n, m in (("C", trace.concat), ("O", trace.output))
                   if exact and long_values(m)}
+        written = [_written(h) for h in trace.heads]
+        if written[0]:
+            written[0].update({name: decimals_shown(m, None, None) for name, m in
+                               (("W_O", trace.problem.W_O), ("b_O", trace.problem.b_O))
+                               if m is not None})
         return heads_text(trace.complete(), [_decimals(h, long, s) if exact else {}
                                              for h, long in zip(trace.heads, longs)],
-                          longs, output)
+                          longs, output, written)
     long = long_stages(trace)
     decimals = _decimals(trace, long, s) if exact and (s.to == "text" or long) else None
-    return render_trace(trace.complete(), s.to, decimals, shown_stages(trace, long), long)
+    return render_trace(trace.complete(), s.to, decimals, _shown(trace, long), long)
 
 
 def _decimals(trace: Trace, long: frozenset[str], s: Settings) -> dict[str, list[list[str]]]:
     """The decimals a text shows: of A and O beside their exact values, and of every long stage
     instead of its exact values."""
     return {n: decimal_grid(trace.stage(n), s.places) for n in ("A", "O", *sorted(long - {"E"}))}
+
+
+def _shown(trace: Trace, long: frozenset[str]) -> dict:
+    """The display forms of a problem written in decimals: its stages (but the long ones), and
+    X and its projections, as written, when it gives them ({} for an exact problem)."""
+    shown = shown_stages(trace, long)
+    if shown:
+        shown.update(_written(trace))
+    return shown
+
+
+def _written(trace: Trace) -> dict:
+    """X, its projections and their biases as a problem written in decimals writes them (a
+    float64 as its 17 digits, not a fraction); {} for an exact problem."""
+    if not trace.problem.decimals:
+        return {}
+    memo: dict = {}
+    return {name: decimals_shown(m, memo, None) for name, m in projection_inputs(trace.problem)}
 
 
 def derivation(trace: Trace | MultiHeadTrace, s: Settings) -> Derivation | HeadsDerivation:

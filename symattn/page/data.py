@@ -17,6 +17,7 @@ from ..derivation import Options, derive
 from ..errors import InputError
 from ..exact.attention import attend
 from ..exact.substitute import substitute
+from ..kinds import refuse_kind
 from ..model import Problem, ShapeProblem
 from ..numeric import decimal_string
 from ..documents.blocks import Block, Display, Heading, Items, Paragraph, Segment, Step
@@ -62,7 +63,9 @@ class MathStore:
 
 def collect(problem: Problem | ShapeProblem, temperatures: list[sp.Expr], lang: str,
             store: MathStore) -> Json:
-    """Everything the page shows, for every state of its controls (math as store indices)."""
+    """Everything the page shows, for every state of its controls (math as store indices); a
+    problem the page does not take (laid out in columns, with biases) is refused here too."""
+    refuse_kind(problem, "page")
     if isinstance(problem, ShapeProblem):
         return shapes_data(problem, lang, store)
     options = dict(problem.presentation)

@@ -13,6 +13,7 @@ from typing import Any
 import sympy as sp
 
 from ..exact.heads import attend_heads
+from ..kinds import refuse_kind
 from ..model import MultiHeadProblem
 from .data import MathStore, collect, grid, temperature_choices
 from .lesson import lesson_data
@@ -28,7 +29,9 @@ SHARED = ("lang", "title", "source", "places", "rowLabels", "colLabels", "phrase
 def heads_data(problem: MultiHeadProblem, temperatures: list[sp.Expr], lang: str,
                store: MathStore) -> Json:
     """The first head's data as the page's own, every head's in "heads", the combination in
-    "combine" (C, W_O and the output, exact, with decimals beside)."""
+    "combine" (C, W_O and the output, exact, with decimals beside); a problem the page does not
+    take (laid out in columns, with biases) is refused."""
+    refuse_kind(problem, "page")
     taus = list(temperatures)
     for head in problem.heads:
         taus = temperature_choices(head, taus)

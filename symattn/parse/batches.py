@@ -50,7 +50,9 @@ def matrix_rows(tree: Any, index: Sequence[int] | None = None,
         example = ", ".join(["0"] * (len(full) - 2))
         raise BatchError(f"the value holds {prod(shape[:-2])} matrices of {shape[-2]}x{shape[-1]} "
                          f"(shape {_tuple(full)}); say which: {{value = ..., index = [{example}]}} "
-                         f"is x[{example}], counted from 0 as code counts")
+                         f"is x[{example}], counted from 0 as code counts",
+                         code="read_batch", values=(str(prod(shape[:-2])), str(shape[-2]),
+                                                    str(shape[-1]), _tuple(full)))
     return _two_axes(tree)
 
 
@@ -93,7 +95,8 @@ def _depth(tree: Any) -> int:
     while isinstance(tree, list) and tree:
         depth, tree = depth + 1, tree[0]
         if depth > MAX_PRINTOUT_AXES:
-            raise InputError(f"a value of more than {MAX_PRINTOUT_AXES} axes")
+            raise InputError(f"a value of more than {MAX_PRINTOUT_AXES} axes", code="read_axes",
+                             values=(str(MAX_PRINTOUT_AXES),))
     return depth
 
 

@@ -24,7 +24,7 @@ from ..vocabulary import GRADING_RULES
 from .expressions import parse_expression
 from .files import decode_toml, read_text
 from .printouts import split_structure
-from .reasons import UNREADABLE, Reason, entry_reason, structure_reason
+from .reasons import UNREADABLE, WHOLE_VALUE_CODES, Reason, entry_reason, structure_reason
 from .tokens import fold
 
 SCALARS = ("n_q", "n_k", "d_k", "d_v", "tau", "s", "batch", "heads")
@@ -155,7 +155,7 @@ def _whole_reason(target: Target, text: str, error: InputError,
     """Why a whole value was refused, as feedback says it (parse.reasons)."""
     if target.kind == "shape":
         return ("read_shape",)
-    if error.code == "read_too_long":
+    if error.code in WHOLE_VALUE_CODES:
         return (error.code, *error.values)
     return entry_reason(text, error, symbols) if error.code else structure_reason(text)
 

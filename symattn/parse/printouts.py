@@ -117,7 +117,8 @@ def _closing(text: str, start: int) -> int:
 def _tree(text: str, depth: int = 1) -> Tree:
     """One bracketed list -> its sublists, or its entry texts."""
     if depth > MAX_PRINTOUT_AXES:
-        raise InputError(f"a value of more than {MAX_PRINTOUT_AXES} axes")
+        raise InputError(f"a value of more than {MAX_PRINTOUT_AXES} axes", code="read_axes",
+                         values=(str(MAX_PRINTOUT_AXES),))
     end = _closing(text, 0)
     if end != len(text) - 1:
         raise InputError(f"unexpected text after a closing bracket in {text[:40]!r}")

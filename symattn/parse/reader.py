@@ -20,6 +20,7 @@ from .printouts import split_structure
 from .tokens import FUNCTION_NAMES
 
 _DECIMAL = re.compile(r"\d\.|\.\d|\d[eE][+-]?\d")  # a number written with a point or exponent
+_TRAILING_ZERO = re.compile(r"\s*[+-]?\d*\.\d*0\s*")  # 1.5440, 2.0, -0.50: shown with its zeros
 SYMBOL_KINDS = {"real": {"real": True}, "positive": {"positive": True}}
 RESERVED_NAMES = frozenset(CONSTANTS) | FUNCTION_NAMES | INFINITY_NAMES
 
@@ -30,6 +31,7 @@ class Reader:
     def __init__(self, source: str) -> None:
         self.source = source
         self.decimal_keys: list[str] = []  # entries written as decimals (0.85, 2e-3), in order
+        self.written: dict[sp.Rational, str] = {}  # a decimal's text when it ends in zeros
 
     def fail(self, key: str, reason: str) -> InputError:
         return InputError(reason, source=self.source, key=key)
@@ -80,9 +82,12 @@ class Reader:
         if _DECIMAL.search(text):
             self.decimal_keys.append(key)
         try:
-            return parse_expression(text, symbols=symbols, allow_neg_infinity=allow_neg_infinity)
+            parsed = parse_expression(text, symbols=symbols, allow_neg_infinity=allow_neg_infinity)
         except InputError as error:
             raise error.located(source=self.source, key=key) from None
+        if _TRAILING_ZERO.fullmatch(text):
+            self.written.setdefault(parsed, text.strip().lstrip("+"))
+        return parsed
 
     def trusted(self, value: sp.Expr, key: str, allow_neg_infinity: bool) -> sp.Expr:
         if value is sp.S.NegativeInfinity and allow_neg_infinity:
@@ -143,10 +148,26 @@ class Reader:
                                     for j, x in enumerate(row, start=1)]
                                    for i, row in enumerate(rows, start=1)])
 
-    def expect_shape(self, key: str, shape: tuple[int, int], n_q: int, n_k: int) -> None:
-        if shape != (n_q, n_k):
+    def vector(self, value: Any, key: str, symbols: Mapping[str, sp.Symbol]) -> sp.ImmutableMatrix:
+        """A vector (a bias): a list of entries, or a 1 x d or d x 1 matrix; returned as one row."""
+        if isinstance(value, list) and value and not any(isinstance(x, list) for x in value):
+            if len(value) > MAX_SIDE:
+                raise self.fail(key, f"has {len(value)} entries (limit {MAX_SIDE})")
+            return sp.ImmutableMatrix([[self.entry(x, f"{key}[{j}]", symbols)
+                                        for j, x in enumerate(value, start=1)]])
+        matrix = self.matrix(value, key, symbols)
+        if matrix.rows != 1 and matrix.cols != 1:
+            raise self.fail(key, f"must be a vector: a list, or a 1 x d or d x 1 matrix, not "
+                            f"{matrix.rows}x{matrix.cols}")
+        return matrix if matrix.rows == 1 else matrix.T
+
+    def expect_shape(self, key: str, shape: tuple[int, int], n_q: int, n_k: int,
+                     columns: bool = False) -> None:
+        """The shape of the scores: n_q x n_k, or n_k x n_q when laid out in columns."""
+        wanted, names = ((n_k, n_q), "n_k x n_q") if columns else ((n_q, n_k), "n_q x n_k")
+        if shape != wanted:
             raise ProblemError(f"shape {shape[0]}x{shape[1]} does not match the scores, "
-                               f"n_q x n_k = {n_q}x{n_k}", source=self.source, key=key)
+                               f"{names} = {wanted[0]}x{wanted[1]}", source=self.source, key=key)
 
     def positive(self, value: Any, key: str, symbols: Mapping[str, sp.Symbol]) -> sp.Expr:
         number = self.entry(value, key, symbols)

@@ -15,6 +15,8 @@ from .tokens import FUNCTION_NAMES
 
 Reason = tuple[object, ...]
 UNREADABLE: Reason = ("read_unreadable",)
+WHOLE_VALUE_CODES = frozenset({"read_too_long", "read_batch", "read_axes"})
+"""Reasons about a whole value (no column): its length, a batch of matrices, too many axes."""
 
 GREEK = frozenset({"alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota",
                    "kappa", "lambda", "mu", "nu", "xi", "omicron", "rho", "sigma", "tau",

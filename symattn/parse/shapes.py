@@ -63,12 +63,21 @@ def read_shape(reader: Any, value: Any, key: str) -> tuple[int, int]:
     return (shape[0], shape[1])
 
 
-def check_shapes(Q: Any, K: Any, V: Any, source: str) -> None:
-    """The two constraints: Q and K share d_k; K and V share n_k (matrices or (rows, columns))."""
+def check_shapes(Q: Any, K: Any, V: Any, source: str, columns: bool = False) -> None:
+    """The two constraints: Q and K share d_k; K and V share n_k (matrices or (rows, columns));
+    a problem laid out in columns is told of them as its file writes them (d_k x n_q, ...)."""
     (q_rows, q_cols), (k_rows, k_cols), (v_rows, v_cols) = (
         m.shape if hasattr(m, "shape") else m for m in (Q, K, V))
-    columns = q_rows == k_rows and k_cols == v_cols  # the transposed shapes would fit
-    hint = ' (written one column per token? set layout = "columns" in [input])' if columns else ""
+    if columns:
+        if q_cols != k_cols:
+            raise ProblemError(f"Q is {q_cols}x{q_rows} and K is {k_cols}x{k_rows}: Q and K must "
+                               "have the same number of rows (d_k)", source=source, key="input.K")
+        if k_rows != v_rows:
+            raise ProblemError(f"K is {k_cols}x{k_rows} and V is {v_cols}x{v_rows}: K and V must "
+                               "have the same number of columns (n_k)", source=source, key="input.V")
+        return
+    transposed = q_rows == k_rows and k_cols == v_cols  # the transposed shapes would fit
+    hint = ' (written one column per token? set layout = "columns" in [input])' if transposed else ""
     if q_cols != k_cols:
         raise ProblemError(f"Q is {q_rows}x{q_cols} and K is {k_rows}x{k_cols}: Q and K must "
                            f"have the same number of columns (d_k){hint}", source=source,

@@ -15,13 +15,14 @@ from ..model import (FULLY_MASKED_POLICIES, MASK_KINDS, MultiHeadProblem, Proble
 from .claims import read_answers, read_grading
 from .conventions import read_mask_bias
 from .files import decode_toml, read_text
-from .heads import project, read_multi_head, read_projections
+from .heads import BIAS_KEYS, project, read_multi_head, read_projections
 from .lesson import read_lesson
 from .options import read_gradient, read_sweep
 from .reader import Reader
 from .scores import given_scores
 from .shapes import check_shapes, shape_problem
-from ..vocabulary import DETAIL_CHOICES, LANGUAGES
+from .split import split_heads
+from ..vocabulary import DETAIL_CHOICES, LANGUAGES, LAYOUTS
 
 OPTION_TABLES = ("sweep", "gradient")  # single-head analyses, read here with the problem
 TOP_KEYS = frozenset({"heads", "title", "title_zh", "tokens", "key_tokens", "symbols", "input", "attention",
@@ -29,8 +30,7 @@ TOP_KEYS = frozenset({"heads", "title", "title_zh", "tokens", "key_tokens", "sym
 DERIVATION_KEYS = {"lang": LANGUAGES, "detail": DETAIL_CHOICES,
                    "row": None, "places": None, "figure": None}
 INPUT_KEYS = frozenset({"Q", "K", "V", "X", "Y", "W_Q", "W_K", "W_V", "W_O", "R", "S", "L", "d_k",
-                        "layout", "batch", "heads"})
-LAYOUTS = ("rows", "columns")  # columns: Q, K, V (X, Y) written one column per token
+                        "layout", "batch", "heads", "num_heads", *BIAS_KEYS, "b_O"})
 ATTENTION_KEYS = frozenset({"mask", "keep", "masked", "key_lengths", "bias", "temperature", "scale",
                             "fully_masked", "mask_bias"})
 AnyProblem = Problem | ShapeProblem | MultiHeadProblem
@@ -72,15 +72,23 @@ class ProblemReader(Reader):
         symbols = self.symbols(data.get("symbols", {}))
         inputs = self.table(data, "input", required=True)
         self.only(inputs, INPUT_KEYS, "input")
+        columns = self.choice(inputs, "layout", LAYOUTS, "rows", "input") == "columns"
         if "heads" in data:
-            return read_multi_head(self, data, inputs, symbols)
+            return read_multi_head(self, data, inputs, symbols, columns)
+        if "num_heads" in inputs:
+            return split_heads(self, data, inputs, symbols, columns)
         if any(isinstance(inputs.get(n), dict) and "value" not in inputs[n] for n in ("Q", "K", "V")):
             return shape_problem(self, data, inputs, read_answers(data, symbols, self.source),
                                  read_grading(data, self.source))
-        for name in ("W_O", "batch", "heads"):
+        for name in ("W_O", "b_O", "batch", "heads"):
             if name in inputs:
-                raise self.fail(f"input.{name}", "W_O goes with [[heads]] (multi-head attention)"
-                                if name == "W_O" else f"{name} goes with a problem given as shapes")
+                raise self.fail(f"input.{name}", f"{name} goes with [[heads]] or num_heads "
+                                "(multi-head attention)" if name in ("W_O", "b_O")
+                                else f"{name} goes with a problem given as shapes")
+        for name in BIAS_KEYS:
+            if name in inputs and "X" not in inputs:
+                raise self.fail(f"input.{name}", f"{name} goes with X and W_{name[-1]} (a bias "
+                                "of the projection)")
         options = self.table(data, "attention", required=False)
         self.only(options, ATTENTION_KEYS, "attention")
         scores = given_scores(self, inputs, options, symbols) or {}
@@ -88,7 +96,7 @@ class ProblemReader(Reader):
         if "X" in inputs and not scores:
             if any(n in inputs for n in ("Q", "K", "V")):
                 raise self.fail("input", "give either Q, K and V or X with W_Q, W_K and W_V, not both")
-            projections = read_projections(self, inputs, symbols, where)
+            projections = read_projections(self, inputs, symbols, where, columns)
         elif not scores:
             for name in ("Q", "K", "V"):
                 if name not in inputs:
@@ -96,24 +104,27 @@ class ProblemReader(Reader):
                                     "W_V, or scores R, S or L with V)")
         answers = read_answers(data, symbols, self.source)
         grading = read_grading(data, self.source)
-        columns = self.choice(inputs, "layout", LAYOUTS, "rows", "input") == "columns"
-        if columns and (scores or projections is not None):
-            raise self.fail("input.layout", 'layout = "columns" applies to Q, K and V written '
-                            "one column per token")
+        if columns and scores:
+            raise self.fail("input.layout", 'layout = "columns" applies to Q, K and V, or X and '
+                            "its projections, written one column per token; give the scores in rows")
+        if columns and "gradient" in data:
+            raise self.fail("gradient", '[gradient] works on problems laid out in rows; '
+                            'layout = "columns" is one')
         if scores:
             Q, K, V = scores.pop("Q"), scores.pop("K"), scores.pop("V")
         elif projections is None:
             Q, K, V = (self.matrix(inputs[n], f"input.{n}", symbols) for n in ("Q", "K", "V"))
             Q, K, V = (m.T for m in (Q, K, V)) if columns else (Q, K, V)
         else:
-            Q, K, V = project(projections, self.source, where)
-        check_shapes(Q, K, V, self.source)
+            Q, K, V = project(projections, self.source, where, columns)
+        check_shapes(Q, K, V, self.source, columns)
         n_q, n_k = Q.rows, K.rows
         titles = self.titles(data)
-        bias = self.bias(options.get("bias"), n_q, n_k, symbols)
+        bias = self.bias(options.get("bias"), n_q, n_k, symbols, columns)
         mask_bias = read_mask_bias(self, options, bias, scores)
-        keep = both(both(self.keep(options.get("keep"), n_q, n_k), scores.pop("masked", None)),
-                    self.keep(options.get("masked"), n_q, n_k, "attention.masked"))
+        keep = both(both(self.keep(options.get("keep"), n_q, n_k, columns=columns),
+                         scores.pop("masked", None)),
+                    self.keep(options.get("masked"), n_q, n_k, "attention.masked", columns))
         return Problem(
             Q=Q, K=K, V=V,
             mask=self.choice(options, "mask", MASK_KINDS, "none"),
@@ -136,6 +147,8 @@ class ProblemReader(Reader):
             if "gradient" in data else None,
             projections=projections,
             decimals=any(not key.startswith(OPTION_TABLES) for key in self.decimal_keys[first:]),
+            written=tuple(self.written.items()),
+            layout="columns" if columns else "rows",
             **scores,
         )
 
@@ -156,10 +169,11 @@ class ProblemReader(Reader):
                 raise self.fail(where, f"must be an integer from {limits[0]} to {limits[1]}")
         return tuple(sorted(table.items()))
 
-    def keep(self, value: Any, n_q: int, n_k: int, key: str = "attention.keep"
-             ) -> tuple[tuple[bool, ...], ...] | None:
+    def keep(self, value: Any, n_q: int, n_k: int, key: str = "attention.keep",
+             columns: bool = False) -> tuple[tuple[bool, ...], ...] | None:
         """A boolean matrix: keep (true = may read) or, for key attention.masked, its opposite
-        (true = hidden, as PyTorch's masked_fill and nn.MultiheadAttention write it)."""
+        (true = hidden, as PyTorch's masked_fill and nn.MultiheadAttention write it); n_k x n_q
+        (one column per query) in a problem laid out in columns."""
         if value is None:
             return None
         rows = self.rows(value, key)
@@ -167,8 +181,9 @@ class ProblemReader(Reader):
             for j, x in enumerate(row, start=1):
                 if not isinstance(x, bool):
                     raise self.fail(f"{key}[{i}][{j}]", "must be true or false")
-        self.expect_shape(key, (len(rows), len(rows[0])), n_q, n_k)
+        self.expect_shape(key, (len(rows), len(rows[0])), n_q, n_k, columns)
         hidden = key.endswith("masked")
+        rows = [list(column) for column in zip(*rows)] if columns else rows
         return tuple(tuple(x is not hidden for x in row) for row in rows)
 
     def key_lengths(self, value: Any, n_q: int, n_k: int) -> tuple[int, ...] | None:
@@ -181,13 +196,14 @@ class ProblemReader(Reader):
                 raise self.fail(f"attention.key_lengths[{i}]", f"must be an integer from 0 to {n_k}")
         return tuple(value)
 
-    def bias(self, value: Any, n_q: int, n_k: int,
-             symbols: Mapping[str, sp.Symbol]) -> sp.ImmutableMatrix | None:
+    def bias(self, value: Any, n_q: int, n_k: int, symbols: Mapping[str, sp.Symbol],
+             columns: bool = False) -> sp.ImmutableMatrix | None:
+        """The additive bias, n_q x n_k (n_k x n_q in a problem laid out in columns)."""
         if value is None:
             return None
         matrix = self.matrix(value, "attention.bias", symbols, allow_neg_infinity=True)
-        self.expect_shape("attention.bias", matrix.shape, n_q, n_k)
-        return matrix
+        self.expect_shape("attention.bias", matrix.shape, n_q, n_k, columns)
+        return matrix.T if columns else matrix
 
     def temperature(self, value: Any, symbols: Mapping[str, sp.Symbol]) -> sp.Expr:
         return self.positive(value, "attention.temperature", symbols)

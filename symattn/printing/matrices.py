@@ -1,6 +1,7 @@
 """Matrices and vectors set to fit the text block: whole with their decimals, then the decimals
 on a line of their own, then row by row, each row broken after a comma, and at last every entry
-on its own, as numerator sums over the row's Z_i broken at their plus signs."""
+on its own, as numerator sums over the row's Z_i broken at their plus signs. A problem laid out
+in columns (one query per column) sees every matrix transposed and goes column by column."""
 
 from __future__ import annotations
 
@@ -21,11 +22,28 @@ def cells(m: sp.MatrixBase) -> list[list[str]]:
     return [[math(x, slash=True) for x in row] for row in m.tolist()]
 
 
+def transposed(grid: list[list[str]]) -> list[list[str]]:
+    """A grid of entries with rows and columns exchanged."""
+    return [list(column) for column in zip(*grid)]
+
+
+def query(name: str, i: int, columns: bool = False) -> str:
+    """name_{i,·} (query i's row), or name_{·,i} (its column) in a problem laid out in columns."""
+    base = _base(name)
+    return rf"{base}_{{\cdot,{i + 1}}}" if columns else rf"{base}_{{{i + 1},\cdot}}"
+
+
+def entry(name: str, i: int, j: int, columns: bool = False) -> str:
+    """name_{i,j} for the engine's entry (i, j): name_{j,i} in a problem laid out in columns."""
+    base = _base(name)
+    return f"{base}_{{{j + 1},{i + 1}}}" if columns else f"{base}_{{{i + 1},{j + 1}}}"
+
+
 def stacked(name: str, exact: list[list[str]], fit: Fit | None = None) -> list[str]:
     """name = [matrix]; a matrix wider than the line (fit) in blocks of columns that fit
     (X_{·,1…4} = […], X_{·,5…8} = […]), as a printout wraps a wide array; a matrix taller than
     a page holds in blocks of rows of about equal height (Q_{1…20,·} = […]): a display line
-    cannot break across pages."""
+    cannot break across pages. exact is the matrix as shown (a columns book's already turned)."""
     base = _base(name)
     width = len(exact[0]) if exact else 0
     if fit is not None and width > 1 and not fit.fits(f"{name} = {matrix(exact)}"):
@@ -105,84 +123,98 @@ def _padded(a, places: int):
 def matrix_lines(lhs: str, formulas: list[tuple[str, str]], exact: list[list[str]],
                  decimals: list[list[str]] | None, fit: Fit, name: str,
                  over: Factored | None = None, prefer_over: bool = False,
-                 relation: str = "=") -> list[str]:
+                 columns: bool = False, relation: str = "=") -> list[str]:
     """lhs = formula = … = [exact] ≈ [decimals] as aligned lines that fit: on one line with or
     without the substitutions, broken before a relation, or row by row (name_{i,·}); with
     prefer_over, a row too wide for one line is written over its Z_i before it is broken;
-    relation: the one before the entries (≈ when they are the decimals of a rounded stage)."""
-    whole = [(relation, matrix(exact))] + ([(r"\approx", matrix(decimals))] if decimals else [])
+    relation: the one before the entries (≈ when they are the decimals of a rounded stage).
+    exact and decimals hold one row per query; columns shows the matrix transposed and goes
+    column by column (name_{·,i})."""
+    shown, numbers = (transposed(exact), decimals and transposed(decimals)) if columns \
+        else (exact, decimals)
+    whole = [(relation, matrix(shown))] + ([(r"\approx", matrix(numbers))] if numbers else [])
     tries = [chain(lhs, terms, fit) for terms in (formulas + whole, formulas[:1] + whole)]
     for lines in sorted((t for t in tries if t is not None), key=len)[:1]:
         return lines
     return row_lines(name, exact, decimals, fit, [f"{lhs} &= {formulas[0][1]}"]
-                     if formulas else [], over, prefer_over, relation)
+                     if formulas else [], over, prefer_over, columns, relation)
 
 
 def row_lines(name: str, exact: list[list[str] | None], decimals: list[list[str]] | None,
               fit: Fit, lead: list[str] | None = None, over: Factored | None = None,
-              prefer_over: bool = False, relation: str = "=") -> list[str]:
-    """name_{i,·} = (…) ≈ (…), one row to a line or more; a row whose entries do not fit even
-    one to a line is written over its Z_i, entry by entry if need be; a row given as None is
-    written over its Z_i at once (its entries are never printed whole)."""
+              prefer_over: bool = False, columns: bool = False,
+              relation: str = "=") -> list[str]:
+    """name_{i,·} = (…) ≈ (…), one row to a line or more (name_{·,i} = (…)ᵀ, one query's
+    column, with columns; relation: ≈ for a rounded stage's decimals); a row whose entries do
+    not fit even one to a line is written over its Z_i, entry by entry if need be; a row given
+    as None is written over its Z_i at once (its entries are never printed whole)."""
     lines = list(lead or [])
     left = 2 * len(name) * 5.0 + 30.0  # "A_{3,\cdot}" and its relation
     for i, row in enumerate(exact):
-        lhs = rf"{_base(name)}_{{{i + 1},\cdot}}"
+        lhs = query(name, i, columns)
         if row is None:
-            added = _over(name, i, over[i], fit, left) or [
-                rf"{lhs} &= {over[i][0]}{_tuple([' '.join(t) for t in over[i][1]])}"]
+            added = _over(name, i, over[i], fit, left, columns) or [
+                rf"{lhs} &= {over[i][0]}{_tuple([' '.join(t) for t in over[i][1]], columns)}"]
         else:
-            approx_row = [(r"\approx", _tuple(decimals[i]))] if decimals else []
-            together = chain(lhs, [(relation, _tuple(row))] + approx_row, fit, at=left)
+            approx_row = [(r"\approx", _tuple(decimals[i], columns))] if decimals else []
+            together = chain(lhs, [(relation, _tuple(row, columns))] + approx_row, fit, at=left)
             if together:
                 lines += together
                 continue
-            over_row = over and over[i][0] and _over(name, i, over[i], fit, left)
-            added = (prefer_over and over_row) or _broken(lhs, relation, row, fit, left) or \
-                over_row or [f"{lhs} &{relation} {_tuple(row)}"]
+            over_row = over and over[i][0] and _over(name, i, over[i], fit, left, columns)
+            added = (prefer_over and over_row) or _broken(lhs, relation, row, fit, left, columns) or \
+                over_row or [f"{lhs} &{relation} {_tuple(row, columns)}"]
         lines += added
         if decimals:  # after entry-by-entry lines the row's decimals say whose they are
             by_entry = not added[0].startswith(lhs)
-            lines += _decimal_lines(decimals[i], fit, left, lhs if by_entry else "")
+            lines += _decimal_lines(decimals[i], fit, left, lhs if by_entry else "", columns)
     return lines
 
 
-def _decimal_lines(decimals: list[str], fit: Fit, left: float, lhs: str = "") -> list[str]:
+def _decimal_lines(decimals: list[str], fit: Fit, left: float, lhs: str = "",
+                   columns: bool = False) -> list[str]:
     """≈ (…) on lines of their own under a row (lhs ≈ (…) when named), broken after a comma
     when too wide."""
-    return _broken(lhs, r"\approx", decimals, fit, left) or \
-        [rf"{lhs} &\approx {_tuple(decimals)}"]
+    return _broken(lhs, r"\approx", decimals, fit, left, columns) or \
+        [rf"{lhs} &\approx {_tuple(decimals, columns)}"]
 
 
-def row_vector(entries: list[str]) -> str:
-    """(a, b, c) set whole: parentheses that grow with a stacked fraction inside, else \\bigl(."""
-    if any(r"\frac" in entry for entry in entries):
-        return r"\left(" + ", ".join(entries) + r"\right)"
-    return _tuple(entries)
+def row_vector(entries: list[str], columns: bool = False) -> str:
+    """(a, b, c) set whole: parentheses that grow with a stacked fraction inside, else \\bigl(;
+    (a, b, c)ᵀ with columns."""
+    if any(r"\frac" in text for text in entries):
+        return r"\left(" + ", ".join(entries) + r"\right)" + (TRANSPOSE if columns else "")
+    return _tuple(entries, columns)
 
 
-def _tuple(entries: list[str]) -> str:
-    return r"\bigl(" + ", ".join(entries) + r"\bigr)"
+def _tuple(entries: list[str], columns: bool = False) -> str:
+    """(a, b, c), or (a, b, c)ᵀ for a column."""
+    return r"\bigl(" + ", ".join(entries) + r"\bigr)" + (TRANSPOSE if columns else "")
 
 
-def _broken(lhs: str, relation: str, entries: list[str], fit: Fit, left: float
-            ) -> list[str] | None:
+TRANSPOSE = r"^{\mathsf T}"
+
+
+def _broken(lhs: str, relation: str, entries: list[str], fit: Fit, left: float,
+            columns: bool = False) -> list[str] | None:
     """One row vector over several lines, each entry kept whole; None if an entry is too wide."""
-    pieces = vector(entries, Fit(fit.points - left))
+    pieces = vector(entries, Fit(fit.points - left - (12.0 if columns else 0.0)))
     if pieces is None:
         return None
+    if columns:
+        pieces[-1] += TRANSPOSE
     return [f"{lhs} &{relation} {pieces[0]}"] + \
         [rf"&\phantom{{{relation}}} {piece}" for piece in pieces[1:]]
 
 
-def _over(name: str, i: int, row: tuple[str, list[list[str]]], fit: Fit, left: float
-          ) -> list[str] | None:
+def _over(name: str, i: int, row: tuple[str, list[list[str]]], fit: Fit, left: float,
+          columns: bool = False) -> list[str] | None:
     """name_{i,·} = \\frac{1}{Z_i}(n₁, n₂, …), or each entry name_{i,j} = \\frac{1}{Z_i}(a + b
-    + …) broken at its plus signs."""
+    + …) broken at its plus signs (name_{·,i} and name_{j,i} with columns)."""
     prefactor, numerators = row
-    lhs = rf"{_base(name)}_{{{i + 1},\cdot}}"
+    lhs = query(name, i, columns)
     entries = [" ".join(t) for t in numerators]
-    whole = _broken(lhs, "=", entries, Fit(fit.points - 40.0), left)
+    whole = _broken(lhs, "=", entries, Fit(fit.points - 40.0), left, columns)
     if whole is not None:
         return [whole[0].replace("&= ", f"&= {prefactor}", 1)] + whole[1:]
     lines: list[str] = []
@@ -190,10 +222,10 @@ def _over(name: str, i: int, row: tuple[str, list[list[str]]], fit: Fit, left: f
         pieces = _signed(parts)
         pieces[0] = ("=", rf"{prefactor}\bigl({parts[0]}")
         pieces[-1] = (pieces[-1][0], pieces[-1][1] + r"\bigr)")
-        entry = chain(f"{_base(name)}_{{{i + 1},{j + 1}}}", pieces, fit, at=left)
-        if entry is None:
+        found = chain(entry(name, i, j, columns), pieces, fit, at=left)
+        if found is None:
             return None
-        lines += entry
+        lines += found
     return lines
 
 

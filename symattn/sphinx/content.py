@@ -8,12 +8,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..answers.verify import verify
-from ..exact.attention import attend
-from ..exact.heads import attend_heads
+from ..exact.heads import attend_any
 from ..exercises.problemset import exercises, problem_files
 from ..jobs import settle
 from ..jobs.writing import derivation, write_derivation
-from ..model import MultiHeadProblem, ShapeProblem
+from ..model import ShapeProblem
 from ..page.build import build_page
 from ..parse.spec import load_problem
 from ..targets import latex, markdown
@@ -60,7 +59,7 @@ def _derivation(problem, lang: str, detail: str | None, heading: str) -> Shown:
     """Markdown and LaTeX of one problem's derivation (the shape argument for a shapes-only one)."""
     if isinstance(problem, ShapeProblem):
         return Shown(render_shapes(problem, "markdown", lang), render_shapes(problem, "latex", lang))
-    trace = attend_heads(problem) if isinstance(problem, MultiHeadProblem) else attend(problem)
+    trace = attend_any(problem)
     markdown_settings = settle(problem, {"lang": lang, "detail": detail, "to": "markdown"})
     latex_settings = replace(markdown_settings, to="latex", heading=heading)
     derived = derivation(trace, latex_settings)  # the checks run once for all three texts

@@ -7,6 +7,7 @@ import json
 import sympy as sp
 
 from ..answers.results import Mistake
+from ..derivation.orientation import said
 from ..words import phrase
 from .verdicts import value_text
 
@@ -16,14 +17,16 @@ def _rows(matrix: sp.ImmutableMatrix) -> str:
                            for i in range(matrix.rows)) + "]"
 
 
-def mistakes_text(found: tuple[Mistake, ...], lang: str = "en", title: str | None = None) -> str:
+def mistakes_text(found: tuple[Mistake, ...], lang: str = "en", title: str | None = None,
+                  columns: bool = False) -> str:
     """One section per mistake: its name and formula, then A' and O' (or why it does not apply);
-    a multi-head output's mistakes (A None: every head mistaken alike) give MHA'(X) alone."""
+    a multi-head output's mistakes (A None: every head mistaken alike) give MHA'(X) alone; the
+    formulas in the book's indices for a problem laid out in columns (found is then transposed)."""
     heading = phrase("mistakes_title", lang)
     lines = [f"{title} — {heading}" if title else heading]
     for m in found:
         lines.append(f"[{m.name}] {phrase(f'mistake_{m.name}', lang)}")
-        lines.append(f"    {phrase(f'formula_{m.name}', lang)}")
+        lines.append(f"    {phrase(said(f'formula_{m.name}', columns), lang)}")
         if m.applies:
             lines += [f"    A' = {_rows(m.A)}", f"    O' = {_rows(m.O)}"]
         elif m.O is not None:
@@ -33,12 +36,12 @@ def mistakes_text(found: tuple[Mistake, ...], lang: str = "en", title: str | Non
     return "\n".join(lines) + "\n"
 
 
-def mistakes_json(found: tuple[Mistake, ...], lang: str = "en") -> str:
+def mistakes_json(found: tuple[Mistake, ...], lang: str = "en", columns: bool = False) -> str:
     """Every mistake with its name, words, formula, and A' and O' as SymPy strings (or null)."""
     def grid(matrix):
         return None if matrix is None else [[str(x) for x in matrix.row(i)]
                                             for i in range(matrix.rows)]
     document = [{"mistake": m.name, "text": phrase(f"mistake_{m.name}", lang),
-                 "formula": phrase(f"formula_{m.name}", lang), "applies": m.applies,
+                 "formula": phrase(said(f"formula_{m.name}", columns), lang), "applies": m.applies,
                  "reason": m.reason or None, "A": grid(m.A), "O": grid(m.O)} for m in found]
     return json.dumps(document, ensure_ascii=False, indent=1) + "\n"

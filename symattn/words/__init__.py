@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from . import analyses, answers, checks, conventions, derivation, exercises, page, reading, textbook
+from . import (analyses, answers, checks, columns, conventions, derivation, exercises, page,
+               reading, textbook)
 from .registry import GRAMMAR_FIELDS, LANGUAGES, PHRASES, Same, phrase, reason_text, register
 
 register(derivation.DERIVATION_PHRASES)  # solve --format latex/markdown
@@ -16,6 +17,8 @@ register(exercises.MISTAKE_NAMES)  # mistakes
 register(exercises.MISTAKE_FORMULAS)
 register(exercises.EXERCISE_PHRASES)
 register(exercises.SET_PHRASES)  # problem sets
+register(columns.COLUMN_PHRASES)  # problems laid out in columns (Prince's book)
+register(columns.MIRRORED_MISTAKES)
 register(page.PAGE_PHRASES, page.PREFIX)  # the course page
 
 __all__ = ["GRAMMAR_FIELDS", "LANGUAGES", "PHRASES", "Same", "phrase", "reason_text", "register"]

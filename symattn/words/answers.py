@@ -32,9 +32,9 @@ ANSWER_PHRASES: dict[str, dict[str, str]] = {
     "hint_float": {"en": "agrees with the exact value to {0} precision ({1}); set rule = \"{0}\" "
                          "in [grading] to accept",
                    "zh": "与精确值在 {0} 精度内一致（{1}）；在 [grading] 中设 rule = \"{0}\" 即可接受"},
-    "hint_float_all": {"en": "all {0} entries not correct agree with the exact values to {1} "
+    "hint_float_all": {"en": "the {0} entries marked wrong all agree with the exact values to {1} "
                              "precision; set rule = \"{1}\" in [grading] to accept",
-                       "zh": "{0} 个不正确的条目都与精确值在 {1} 精度内一致；在 [grading] 中设 "
+                       "zh": "判为错误的 {0} 个条目都与精确值在 {1} 精度内一致；在 [grading] 中设 "
                              "rule = \"{1}\" 即可接受"},
     "off_relative": {"en": "{0} relative", "zh": "相对误差 {0}"},
     "off_absolute": {"en": "{0} off", "zh": "相差 {0}"},

@@ -133,6 +133,13 @@ DERIVATION_PHRASES: dict[str, dict[str, str]] = {
                          "outputs are concatenated along the feature axis and multiplied by $W_O$:",
                    "zh": "{count}个头读取同一输入，各有独立的投影矩阵；第 $k$ 个头的输出 $O$ 记作 "
                          "$\\text{{head}}_k$。$h = {n}$ 个头的输出沿特征轴拼接后乘以 $W_O$："},
+    "heads_split": {"en": "As PyTorch's nn.MultiheadAttention splits them, the whole projections "
+                          "are split into $h = {h}$ heads: head $k$ takes its block of {d_k} "
+                          "columns of $W_Q$ and $W_K$ and {d_v} of $W_V$ (and the same entries of "
+                          "the biases), so its scale is $1/\\sqrt{{{d_k}}}$.",
+                    "zh": "整体投影矩阵按 PyTorch 的 nn.MultiheadAttention 的方式拆分为 $h = {h}$ 个头："
+                          "第 $k$ 个头取 $W_Q$、$W_K$ 中对应的 {d_k} 列和 $W_V$ 中对应的 {d_v} 列"
+                          "（偏置取相同的分量），因此其缩放为 $1/\\sqrt{{{d_k}}}$。"},
     "head": {"en": "Head {k}", "zh": "第 {k} 个头"},
     "concat": {"en": "Concatenation and output projection", "zh": "拼接与输出投影"},
     "heads_too_wide": {"en": "The exact entries of $C$ and of $\\operatorname{{MHA}}(X)$ are too long "

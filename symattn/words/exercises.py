@@ -11,8 +11,9 @@ MISTAKE_NAMES = {
     "mistake_mask_after_tau": {"en": "adding the mask after dividing by τ",
                                "zh": "先除以 τ 再加掩码"},
     "mistake_swap_kv": {"en": "swapping the roles of K and V", "zh": "交换 K 与 V 的角色"},
-    "mistake_sum_normalised": {"en": "dividing each logit by its row's sum instead of the softmax",
-                               "zh": "用各行 logit 之和去除每个 logit，而不是做 softmax"},
+    "mistake_sum_normalised": {"en": "dividing each logit by the sum of its query's logits "
+                                     "instead of the softmax",
+                               "zh": "用该 query 的 logit 之和去除每个 logit，而不是做 softmax"},
 }
 
 MISTAKE_FORMULAS = {

@@ -4,11 +4,18 @@
     python tests/corpus/independent.py --check    # recompute and compare with the committed files
     python tests/corpus/independent.py 07_qml_the_cat_sleeps   # one item (a folder name)
 
+An item is a folder with problem.toml, or with several <name>.problem.toml (one per batch
+element, 41-43), each judged against its own <name>.published*.toml into <name>.expected.json.
+
 Pure mpmath at 50 digits plus fractions; it never imports symattn. It reads each item's
 problem.toml (decimals exactly: tomllib with parse_float=Decimal, then Fraction), computes
 Q, K, V (from X and W_Q, W_K, W_V, or Y), R = Q K^T, S = s R (s = 1/sqrt(d_k) unless `scale` says
 otherwise), M (0 = may read, -inf = may not, finite = bias), L = (S + M)/tau, A = row-wise softmax,
-O = A V, and for [[heads]] every head, Concat(heads) and Concat W_O. A problem that gives
+O = A V, and for [[heads]] every head, Concat(heads) and Concat W_O (+ 1 b_O^T). Biases b_Q, b_K,
+b_V are added to every row of X W (Q = X W_Q + 1 b_Q^T). A problem laid out in columns ([input]
+layout = "columns", Prince's Understanding Deep Learning) is computed the book's own way, every
+stage in its orientation: X is D x N, Q = W_Q X + b_Q 1^T, R = K^T Q (keys x queries), the
+softmax taken down each column, O = V A. A problem that gives
 printed scores ([input] R with d_k, S or L, with V) starts there, carried as Q = scores, K = I. Mask semantics follow
 symattn's README: "causal" is top-left (j <= i), "causal-bottom-right" is j <= i + n_k - n_q,
 key_lengths[i] = query i reads keys 1..key_lengths[i], keep = true may read; all masks AND.
@@ -404,8 +411,147 @@ def single_head(Q, K, V, options: dict):
             "SM": SM, "RM": RM, "keep": keep, "_s": s, "_tau": tau, "_d_k": d_k}
 
 
+def vector(raw):
+    """A bias: a list of entries, or a 1 x d or d x 1 matrix; None when absent."""
+    if raw is None:
+        return None
+    if all(isinstance(x, list) for x in raw):
+        return [x for row in matrix(raw) for x in row]
+    return [entry(x) for x in raw]
+
+
+def plus_rows(product, bias):
+    """product + 1 bias^T: the bias added to every row (the row layout's X W + 1 b^T)."""
+    if bias is None:
+        return product
+    return [[x + b for x, b in zip(row, bias)] for row in product]
+
+
+def plus_columns(product, bias):
+    """product + bias 1^T: the bias added to every column (the book's Omega X + beta 1^T)."""
+    if bias is None:
+        return product
+    return [[x + bias[i] for x in row] for i, row in enumerate(product)]
+
+
+def book_head(inp: dict, options: dict, get) -> dict:
+    """The book's own arithmetic (Prince, UDL section 12.2): X is D x N, Q = W_Q X + b_Q 1^T
+    (likewise K, V from Y when given), R = K^T Q with one row per key and one column per query,
+    M and L likewise (keep and bias given so), softmax down each column, O = V A."""
+    X = get("X")
+    Y = get("Y") or X
+    Q = plus_columns(matmul(get("W_Q"), X), vector(inp.get("b_Q")))
+    K = plus_columns(matmul(get("W_K"), Y), vector(inp.get("b_K")))
+    V = plus_columns(matmul(get("W_V"), Y), vector(inp.get("b_V")))
+    n_q, n_k, d_k = len(Q[0]), len(K[0]), len(Q)
+    scale = options.get("scale", "auto")
+    s = Num.exact(1) / _apply("sqrt", Num.exact(d_k)) if scale == "auto" else \
+        Num.exact(1) if scale == "none" else entry(scale)
+    tau = entry(options.get("temperature", 1))
+    R = matmul(transpose(K), Q)
+    S = [[s * x for x in row] for row in R]
+    mask = options.get("mask", "none")
+    readable = [[mask == "none" or (mask == "causal" and j <= i) or
+                 (mask == "causal-bottom-right" and j <= i + n_k - n_q) for i in range(n_q)]
+                for j in range(n_k)]
+    for i, length in enumerate(options.get("key_lengths", [])):
+        for j in range(length, n_k):
+            readable[j][i] = False
+    for j, row in enumerate(options.get("keep", [])):
+        for i, flag in enumerate(row):
+            readable[j][i] = readable[j][i] and bool(flag)
+    bias = matrix(options["bias"], allow_ninf=True) if "bias" in options else None
+    M = [[(bias[j][i] if bias else Num.exact(0)) if readable[j][i] else MASKED
+          for i in range(n_q)] for j in range(n_k)]
+    L = [[MASKED if M[j][i].is_ninf else (S[j][i] + M[j][i]) / tau for i in range(n_q)]
+         for j in range(n_k)]
+    policy = options.get("fully_masked", "error")
+    A = transpose([softmax_row(column, policy, n_k, i) for i, column in enumerate(transpose(L))])
+    O = matmul(V, A)
+    return {"Q": Q, "K": K, "V": V, "R": R, "S": S, "M": M, "L": L, "A": A, "O": O,
+            "_s": s, "_tau": tau, "_d_k": d_k, "_columns": True}
+
+
+def nested_shape(tree) -> list[int]:
+    """The shape of a regular nested list ([] for a single entry)."""
+    if not isinstance(tree, list):
+        return []
+    shapes = {tuple(nested_shape(x)) for x in tree}
+    if len(shapes) != 1:
+        raise ValueError("an irregular nested list")
+    return [len(tree), *shapes.pop()]
+
+
+def picked_matrix(raw):
+    """(rows, batch axes) of an input: a list of rows as written, or {value = nested list,
+    index = [i, ...]}, the matrix value[i][...] of a batch (counted from 0), whose batch axes are
+    the value's shape but its last two; axes of size 1 left over are dropped."""
+    if not isinstance(raw, dict):
+        return raw, []
+    value, index = raw["value"], raw.get("index", [])
+    shape = nested_shape(value)
+    for axis, i in enumerate(index):
+        if not 0 <= i < shape[axis]:
+            raise ValueError(f"index {index} does not fit shape {shape}")
+        value = value[i]
+    rest = shape[len(index):]
+    while len(rest) > 2 and 1 in rest[:-2]:
+        value, rest = value[0], rest[1:]  # a leading axis of size 1
+    if len(rest) != 2:
+        raise ValueError(f"index {index} of shape {shape} leaves {len(rest)} axes, not 2")
+    return value, shape[:-2]
+
+
+def split_heads(inp: dict) -> list[dict]:
+    """[input] num_heads = h with whole W_Q, W_K, W_V (and biases): head k takes the k-th block
+    of d/h columns of each, as nn.MultiheadAttention's view(..., h, d/h) splits them."""
+    h = inp["num_heads"]
+    heads = [{} for _ in range(h)]
+    for name in ("W_Q", "W_K", "W_V", "b_Q", "b_K", "b_V"):
+        if name not in inp:
+            continue
+        rows = inp[name] if name.startswith("W") or isinstance(inp[name][0], list) else [inp[name]]
+        width = len(rows[0])
+        if width % h:
+            raise ValueError(f"{name} has {width} columns, not a multiple of num_heads = {h}")
+        size = width // h
+        for k, head in enumerate(heads):
+            block = [row[k * size:(k + 1) * size] for row in rows]
+            head[name] = block if name.startswith("W") else block[0]
+    return heads
+
+
+def unbatched(problem: dict) -> tuple[dict, list[int]]:
+    """The problem with every input given as {value, index} replaced by the matrix it picks,
+    num_heads written out as [[heads]], and the batch axes the picked inputs share."""
+    inp = dict(problem["input"])
+    batches = set()
+    for name, raw in list(inp.items()):
+        if isinstance(raw, dict):
+            inp[name], batch = picked_matrix(raw)
+            batches.add(tuple(batch))
+    if len(batches) > 1:
+        raise ValueError(f"the inputs' batch axes differ: {sorted(batches)}")
+    out = dict(problem, input=inp)
+    if "num_heads" in inp:
+        if "heads" in problem:
+            raise ValueError("num_heads and [[heads]] together")
+        out["heads"] = split_heads(inp)
+        for name in ("W_Q", "W_K", "W_V", "b_Q", "b_K", "b_V", "num_heads"):
+            inp.pop(name, None)
+    return out, list(batches.pop()) if batches else []
+
+
 def solve(problem: dict, perturb: dict | None = None) -> dict:
     """Every stage of the problem; `perturb` maps (matrix name, i, j) -> added mpf (sensitivity)."""
+    problem, batch = unbatched(problem)
+    stages = solve_one(problem, perturb)
+    stages["_batch"] = batch
+    return stages
+
+
+def solve_one(problem: dict, perturb: dict | None = None) -> dict:
+    """Every stage of a problem whose inputs are plain matrices."""
     inp = problem["input"]
     shared = problem.get("attention", {})
 
@@ -431,21 +577,26 @@ def solve(problem: dict, perturb: dict | None = None) -> dict:
                              if (f"heads.{h}.{name}", i, j) in perturb else x
                              for j, x in enumerate(r)] for i, r in enumerate(rows)]
                 return rows
-            result = single_head(matmul(X, hm("W_Q")), matmul(Y, hm("W_K")), matmul(Y, hm("W_V")),
+            result = single_head(plus_rows(matmul(X, hm("W_Q")), vector(head.get("b_Q"))),
+                                 plus_rows(matmul(Y, hm("W_K")), vector(head.get("b_K"))),
+                                 plus_rows(matmul(Y, hm("W_V")), vector(head.get("b_V"))),
                                  attention_options(shared, head.get("attention")))
             per_head.append(result)
             outs.append(result["O"])
         concat = [sum((o[i] for o in outs), []) for i in range(len(X))]
-        final = matmul(concat, get("W_O"))
+        final = plus_rows(matmul(concat, get("W_O")), vector(inp.get("b_O")))
         return {"heads": per_head, "concat": concat, "O": final, "_multihead": True}
     given = [name for name in ("R", "S", "L") if name in inp]
     if given:
         return given_scores(given[0], get(given[0]) if given[0] != "L" else
                             matrix(inp["L"], allow_ninf=True), get("V"), inp, shared)
+    if "X" in inp and inp.get("layout") == "columns":
+        return book_head(inp, shared, get)
     if "X" in inp:
         X = get("X")
         Y = get("Y") or X
-        Q, K, V = matmul(X, get("W_Q")), matmul(Y, get("W_K")), matmul(Y, get("W_V"))
+        Q, K, V = (plus_rows(matmul(source, get(f"W_{n}")), vector(inp.get(f"b_{n}")))
+                   for n, source in (("Q", X), ("K", Y), ("V", Y)))
     else:
         Q, K, V = get("Q"), get("K"), get("V")
     return single_head(Q, K, V, shared)
@@ -642,14 +793,37 @@ def addressed(key: str, stages: dict):
     return [[(f"{label}[{i + 1},{j + 1}]", mat[i][j])]]
 
 
+def bracket_shape(text: str) -> list[int]:
+    """The shape a printout's brackets hold (PyTorch and NumPy print one [ per axis), read from
+    the text with its noise (dtype=, grad_fn=, shape=) removed; tensor(...) and array(...) are
+    parentheses, not axes."""
+    for noise in _NOISE:
+        text = noise.sub(" ", text)
+    stack, root = [[]], None
+    for token in re.finditer(r"\[|\]|" + _NUMBER.pattern, text):
+        if token[0] == "[":
+            stack.append([])
+        elif token[0] == "]":
+            done = stack.pop()
+            stack[-1].append(done)
+        else:
+            stack[-1].append(0)
+    if len(stack) != 1 or len(stack[0]) != 1:
+        raise ValueError("the printout's brackets do not hold one array")
+    root = stack[0][0]
+    return nested_shape(root)
+
+
 def indexed(raw) -> tuple[str, list | None]:
     """(the text, the numbers it claims) of {value = "...", index = [i, ...]}: the matrix
-    printout[i, ...] of a batched printout, found by the shape=(...) it states (counted from 0)."""
+    printout[i, ...] of a batched printout (counted from 0), found by the shape=(...) it states,
+    or else by the shape its brackets hold (which a stated shape must equal)."""
     text = raw["value"]
     stated = re.search(r"shape\s*=\s*\(([\d,\s]*)\)", text)
-    if stated is None:
-        raise ValueError("an indexed printout here must state its shape=(...)")
-    shape = [int(x) for x in stated[1].split(",") if x.strip()]
+    held = bracket_shape(text)
+    shape = [int(x) for x in stated[1].split(",") if x.strip()] if stated else held
+    if stated and math.prod(shape) != math.prod(held):
+        raise ValueError(f"the printout states shape {shape} but its brackets hold {held}")
     numbers = read_numbers(text)
     if math.prod(shape) != len(numbers):
         raise ValueError(f"shape {shape} but {len(numbers)} numbers")
@@ -670,13 +844,21 @@ def judge_claim(key: str, raw, stages: dict, sensitivity,
     if (m := _SHAPE.match(key.replace(" ", ""))):
         mat = stages[m["stage"]]
         dims = [int(t) for t in re.findall(r"\d+", text)]
-        claim.update(expected=f"{len(mat)}x{len(mat[0])}", verdict="correct"
-                     if dims == [len(mat), len(mat[0])] else "wrong",
-                     why="shape comparison")
+        own = [len(mat), len(mat[0])]
+        batch = stages.get("_batch", [])
+        # with inputs picked from a batch, the batched stage (batch axes + own) is meant too
+        shapes = [own] + ([batch + own] if batch else [])
+        claim.update(expected=" or ".join("x".join(map(str, d)) for d in shapes),
+                     verdict="correct" if dims in shapes else "wrong",
+                     why="shape comparison" + (f" (the inputs' batch axes {batch} and the "
+                                               "stage's own)" if batch else ""))
         return claim
     if key in ("d_k", "n_q", "n_k", "d_v", "tau", "s"):
-        value = {"d_k": Num.exact(stages["_d_k"]), "n_q": Num.exact(len(stages["A"])),
-                 "n_k": Num.exact(len(stages["A"][0])), "d_v": Num.exact(len(stages["V"][0])),
+        turned = stages.get("_columns", False)  # the book's A is n_k x n_q, V is d_v x n_k
+        value = {"d_k": Num.exact(stages["_d_k"]),
+                 "n_q": Num.exact(len(stages["A"][0] if turned else stages["A"])),
+                 "n_k": Num.exact(len(stages["A"] if turned else stages["A"][0])),
+                 "d_v": Num.exact(len(stages["V"] if turned else stages["V"][0])),
                  "tau": stages["_tau"], "s": stages["_s"]}[key]
         tokens = read_numbers(text)
         entries = [judge_token(tokens[0], value, tolerance)] if len(tokens) == 1 else []
@@ -825,14 +1007,25 @@ def plain(raw):
     return raw
 
 
-def run_item(folder: Path, meta: dict) -> dict:
-    problem = tomllib.loads((folder / "problem.toml").read_text(encoding="utf-8"),
-                            parse_float=Decimal)
+def problem_files(folder: Path) -> list[Path]:
+    """An item's problems: problem.toml, or several <name>.problem.toml (one per batch element
+    or per class of a chapter), each with its own answers files and expected.json."""
+    return sorted(folder.glob("problem.toml")) + sorted(folder.glob("*.problem.toml"))
+
+
+def stem_of(problem_path: Path) -> str:
+    """'' for problem.toml, 'batch0.' for batch0.problem.toml: the prefix of its other files."""
+    return problem_path.name[:-len("problem.toml")]
+
+
+def run_item(problem_path: Path, meta: dict) -> dict:
+    folder, stem = problem_path.parent, stem_of(problem_path)
+    problem = tomllib.loads(problem_path.read_text(encoding="utf-8"), parse_float=Decimal)
     stages = solve(problem)
     rounded = meta.get("rounded_inputs", [])
     sensitivity = make_sensitivity(problem, rounded, stages)
     claims = []
-    for path in sorted(folder.glob("published*.toml")):
+    for path in sorted(folder.glob(f"{stem}published*.toml")):
         data = tomllib.loads(path.read_text(encoding="utf-8"), parse_float=Decimal)
         table = data.get("answers", data.get("extra", {}))
         grading = data.get("grading", {})
@@ -852,6 +1045,7 @@ def run_item(folder: Path, meta: dict) -> dict:
         summary[c["verdict"]] = summary.get(c["verdict"], 0) + 1
     return {
         "item": folder.name,
+        **({"problem": problem_path.name} if stem else {}),
         "title": problem.get("title", ""),
         "computed_with": "tests/corpus/independent.py: mpmath at 50 digits, Fractions where rational",
         "rounded_inputs": rounded,
@@ -882,19 +1076,20 @@ def main(argv: list[str]) -> int:
     wanted = [a for a in argv if not a.startswith("--")]
     manifest = tomllib.loads((HERE / "corpus.toml").read_text(encoding="utf-8"))
     metas = {m["dir"]: m for m in manifest["item"]}
-    folders = sorted(p for p in HERE.iterdir() if p.is_dir() and (p / "problem.toml").exists())
+    folders = sorted(p for p in HERE.iterdir() if p.is_dir() and problem_files(p))
     missing = set(metas) ^ {f.name for f in folders}
     if missing:
         print(f"corpus.toml and the folders disagree: {sorted(missing)}")
         return 1
     status = 0
-    for folder in folders:
+    for folder, path in ((f, p) for f in folders for p in problem_files(f)):
         if wanted and folder.name not in wanted:
             continue
-        result = run_item(folder, metas[folder.name])
+        result = run_item(path, metas[folder.name])
         text = to_json(result) + "\n"
-        target = folder / "expected.json"
-        line = f"{folder.name}: " + ", ".join(f"{v} {k}" for k, v in sorted(result["summary"].items()))
+        target = folder / f"{stem_of(path)}expected.json"
+        line = (f"{folder.name}{'/' + path.name if stem_of(path) else ''}: "
+                + ", ".join(f"{v} {k}" for k, v in sorted(result["summary"].items())))
         if check:
             same = target.exists() and target.read_text(encoding="utf-8") == text
             print(("ok   " if same else "DIFF ") + line)
