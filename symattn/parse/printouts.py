@@ -72,7 +72,7 @@ def printout_tree(text: str) -> tuple[Tree, tuple[int, ...] | None]:
         inner = _split_top(folded[1:-1])
         if len(inner) > 1:
             return [part.strip() for part in inner], stated
-    parts = [part.strip() for part in _split_top(folded)]  # one entry, or a list without brackets
+    parts: list[Tree] = [part.strip() for part in _split_top(folded)]  # one entry, or a list
     return (parts if len(parts) > 1 else parts[0]), stated
 
 
