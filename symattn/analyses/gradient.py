@@ -36,7 +36,7 @@ def gradients(trace: Trace, upstream: Upstream | None = None, *, places: int = 4
     if upstream is None:
         raise InputError('the problem has no [gradient] table (loss = "sum" or dO = [[...]], '
                          "one row per query)", source=trace.problem.source, key="gradient")
-    p, A, dO = trace.problem, trace.A, upstream.dO
+    p, dO = trace.problem, upstream.dO
     shown = (row - 1) if row is not None else upstream.row if upstream.row is not None else p.n_q - 1
     if not 0 <= shown < p.n_q:
         raise InputError(f"row must be from 1 to {p.n_q}", source=p.source, key="gradient.row")
