@@ -19,7 +19,8 @@ def _result(g: Gradients, name: str) -> str:
     return out
 
 
-def build_gradient(g: Gradients, check: GradientCheck, lang: str = "en") -> list[Block]:
+def build_gradient(g: Gradients, check: GradientCheck, lang: str = "en",
+                   width: float = 345.0) -> list[Block]:
     """Every block of the backward pass, in reading order."""
     t, p = g.trace, g.trace.problem
     words = segments("grad_notation", lang) + (("text", " "),) + segments(

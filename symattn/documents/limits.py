@@ -8,7 +8,7 @@ from ..printing.printer import decimal_matrix, math, matrix_of
 from .blocks import Block, Display, Heading, Items, Label, Paragraph, segments
 
 
-def limit_blocks(report: ParameterReport, lang: str) -> list[Block]:
+def limit_blocks(report: ParameterReport, lang: str, width: float = 345.0) -> list[Block]:
     """Headings, the two limit matrices, a line per row, then the derivative and its check."""
     p, limits, found = report.trace.problem, report.limits, report.derivative
     title = (("label", p.title),) if p.title else segments("parameters", lang)

@@ -14,7 +14,7 @@ def _approx(decimals) -> str:
     return rf" \approx \left({', '.join(map(decimal_math, decimals))}\right)"
 
 
-def build_nonunique(nu: NonUniqueness, lang: str = "en") -> list[Block]:
+def build_nonunique(nu: NonUniqueness, lang: str = "en", width: float = 345.0) -> list[Block]:
     """Every block of the non-uniqueness document, row by row."""
     p = nu.trace.problem
     blocks: list[Block] = [Heading(1, segments("nu_title", lang)), *subtitle(p),

@@ -17,7 +17,8 @@ def _setting(sw: Sweep, k: int) -> str:
     return "" if series is None else f"{math(series.symbol)} = {math(series.values[k])}"
 
 
-def build_sweep(sw: Sweep, lang: str = "en", image: str | None = None) -> list[Block]:
+def build_sweep(sw: Sweep, lang: str = "en", image: str | None = None,
+                width: float = 345.0) -> list[Block]:
     """Every block of a sweep document, in reading order."""
     p = sw.problem
     blocks: list[Block] = [Heading(1, segments("sweep_title", lang)), *subtitle(p),

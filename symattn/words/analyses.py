@@ -36,8 +36,6 @@ ANALYSIS_PHRASES: dict[str, dict[str, str]] = {
                             "difference {difference}).",
                       "zh": "每个点的权重、输出与权重熵都与独立的 {digits} 位 mpmath 数值计算一致"
                             "（最大差 {difference}）。"},
-    "sweep_fragment": {"en": "This fragment needs amsmath, amssymb and pgfplots.",
-                       "zh": "本片段需要 amsmath、amssymb 与 pgfplots 宏包。"},
     "sweep_weight": {"en": "weight", "zh": "权重"},
     "sweep_key": {"en": "key", "zh": "key"},
     # non-uniqueness (注意力权重的非唯一性)
