@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..analyses.results import NonUniqueness, RowSet
 from ..printing.printer import decimal_math, math, matrix
 from .analysis_layout import mat, subtitle, vector
+from ..words import phrase
 from .blocks import Block, Display, Heading, Label, Paragraph, segments
 
 SET = (r"W_i = \left\{ w \ge 0 : \textstyle\sum_j w_j v_j = o_i,\ \sum_j w_j = 1 \right\}")
@@ -17,7 +18,7 @@ def _approx(decimals) -> str:
 def build_nonunique(nu: NonUniqueness, lang: str = "en", width: float = 345.0) -> list[Block]:
     """Every block of the non-uniqueness document, row by row."""
     p = nu.trace.problem
-    blocks: list[Block] = [Heading(1, segments("nu_title", lang)), *subtitle(p),
+    blocks: list[Block] = [Heading(1, segments("nu_title", lang)), *subtitle(p, lang),
                            Paragraph(segments("nu_intro", lang)), Display((SET,))]
     for rs in nu.rows:
         blocks += row_blocks(nu, rs, lang)
@@ -35,7 +36,7 @@ def row_blocks(nu: NonUniqueness, rs: RowSet, lang: str) -> list[Block]:
     out: list[Block] = [Heading(2, head), Paragraph(segments("nu_observed", lang)), Display((
         rf"a &= {vector(rs.weights)}{_approx(d['weights'])}",
         rf"o_{{{i + 1}}} &= {vector(rs.output)}{_approx(d['output'])}"))]
-    keys = ", ".join(str(j + 1) for j in rs.support)
+    keys = phrase("list_comma", lang).join(str(j + 1) for j in rs.support)
     rhs = matrix([[math(x)] for x in rs.output] + [["1"]])
     unknowns = matrix([[f"w_{{{j + 1}}}"] for j in rs.support])
     out += [Paragraph(segments("nu_system", lang, keys=keys)),
@@ -78,7 +79,8 @@ def pair_blocks(nu: NonUniqueness, rs: RowSet, lang: str) -> list[Block]:
     out.append(Display(tuple(lines)))
     out.append(Paragraph(segments("nu_verified" if rs.verified else "nu_not_verified", lang)))
     if rs.tops and not set(rs.tops[0]) & set(rs.tops[1]):
-        names = [", ".join(p.column_labels[j] for j in top) for top in rs.tops]
+        names = [phrase("list_comma", lang).join(p.column_labels[j] for j in top)
+                 for top in rs.tops]
         out.append(Paragraph(segments("nu_top_differs", lang, first=Label(names[0]),
                                       second=Label(names[1]))))
     return out

@@ -118,14 +118,16 @@ def _items(b: Items) -> str:
 
 
 def plot(b: Plot) -> str:
-    """A pgfplots axis in a center environment, the caption below it."""
+    """A pgfplots axis in a center environment, its legend under the axis in two columns (a
+    legend beside it would push the figure past the text block), the caption below it."""
     ticks = ",".join(x for x, _, _ in b.xticks)
     labels = ",".join("{$" + label + "$}" for _, label, _ in b.xticks)
     lines = [r"\begin{center}", r"\begin{tikzpicture}",
              r"\begin{axis}[width=0.8\textwidth, height=0.45\textwidth, ymin=0, ymax=1, "
              rf"xlabel={{${b.xlabel}$}}, ylabel={{{inline(b.ylabel)}}}, "
              rf"xtick={{{ticks}}}, xticklabels={{{labels}}}, "
-             r"legend pos=outer north east, legend cell align=left, "
+             r"legend style={at={(0.5,-0.25)}, anchor=north, font=\footnotesize}, "
+             r"legend columns=2, legend cell align=left, "
              r"tick label style={font=\footnotesize}]"]
     for curve in b.curves:
         style = f"{COLORS[curve.color % len(COLORS)]}, {DASHES[curve.dash % len(DASHES)]}, " \

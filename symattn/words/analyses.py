@@ -36,6 +36,7 @@ ANALYSIS_PHRASES: dict[str, dict[str, str]] = {
                             "difference {difference}).",
                       "zh": "每个点的权重、输出与权重熵都与独立的 {digits} 位 mpmath 数值计算一致"
                             "（最大差 {difference}）。"},
+    "list_comma": {"en": ", ", "zh": "、"},
     "sweep_weight": {"en": "weight", "zh": "权重"},
     "sweep_key": {"en": "key", "zh": "key"},
     # non-uniqueness (注意力权重的非唯一性)

@@ -1,0 +1,90 @@
+"""Analysis displays that fit the text block: a matrix equation whole, broken before its
+relations, row by row, or entry by entry (a sum broken at its plus signs, a fraction too wide
+for a line written as (numerator) / denominator over several lines)."""
+
+from __future__ import annotations
+
+import sympy as sp
+
+from .fit import Fit, chain, pack
+from .matrices import cells, entry, query, row_lines, stacked, terms
+from .printer import math, matrix
+
+LEFT = 60.0  # the width left of the alignment point of a row's or an entry's name, at most
+
+
+def fits(lines: list[str], fit: Fit) -> bool:
+    """Whether every aligned line fits (its two sides side by side)."""
+    return all(fit.fits(line.replace("&", "")) for line in lines)
+
+
+def equation_lines(lhs: str, formulas: list[tuple[str, str]], m: sp.MatrixBase,
+                   decimals: list[list[str]] | None, fit: Fit, name: str) -> list[str]:
+    """lhs = formula … = [m] ≈ [decimals] as aligned lines that fit: one line, broken before a
+    relation, then row by row (name_{i,·}), then entry by entry (name_{i,j})."""
+    shown = cells(m)
+    whole = [("=", matrix(shown))] + ([(r"\approx", matrix(decimals))] if decimals else [])
+    for terms_ in (formulas + whole, formulas[-1:] + whole, formulas[:1] + whole, whole):
+        lines = chain(lhs, terms_, fit)
+        if lines is not None and fits(lines, fit):
+            return lines
+    lead = [f"{lhs} &= {formulas[0][1]}"] if formulas else []
+    lines = row_lines(name, shown, decimals, fit, lead)
+    if fits(lines, fit):
+        return lines
+    return lead + [line for i in range(m.rows) for line in
+                   row_entries(name, i, list(m.row(i)), decimals and decimals[i], fit)]
+
+
+def row_entries(name: str, i: int, values: list[sp.Expr], decimals: list[str] | None,
+                fit: Fit) -> list[str]:
+    """Row i entry by entry: name_{i,j} = value ≈ decimal; the zeros of the row on one line
+    (name_{i,·} = 0 for a row of zeros, name_{i,j} = 0 for j = 3, 4 otherwise)."""
+    lines, zeros = [], [str(j + 1) for j, x in enumerate(values) if x == 0]
+    if len(zeros) == len(values):
+        return [rf"{query(name, i)} &= 0"]
+    for j, x in enumerate(values):
+        if x != 0:
+            lines += entry_lines(entry(name, i, j), x, fit, decimals[j] if decimals else None)
+    if len(zeros) == 1:
+        lines.append(rf"{entry(name, i, int(zeros[0]) - 1)} &= 0")
+    elif zeros:
+        lines.append(rf"{name.rstrip()}_{{{i + 1},j}} &= 0 \quad (j = {', '.join(zeros)})"
+                     if "_" not in name else
+                     rf"{{{name}}}_{{{i + 1},j}} &= 0 \quad (j = {', '.join(zeros)})")
+    return lines
+
+
+def entry_lines(lhs: str, x: sp.Expr, fit: Fit, decimal: str | None = None) -> list[str]:
+    """lhs = x (≈ decimal) on one line, or a sum broken at its plus signs, or a fraction too
+    wide for the line as (numerator broken at its plus signs) / denominator; the decimal on a
+    line of its own when it does not fit beside."""
+    text = math(x)
+    tail = [(r"\approx", decimal)] if decimal is not None else []
+    for pieces in ([("=", text)] + tail, [("=", text)]):
+        lines = chain(lhs, pieces, fit, at=LEFT)
+        if lines is not None and fits(lines, fit):
+            return lines + ([rf"&\approx {decimal}"] if decimal is not None and len(pieces) == 1
+                            else [])
+    numerator, denominator = sp.fraction(x)
+    parts = terms(numerator)
+    pieces = [("=", parts[0])] + [(t[0], t[2:]) for t in parts[1:]]
+    if denominator != 1:
+        pieces[0] = ("=", r"\bigl(" + pieces[0][1])
+        pieces[-1] = (pieces[-1][0], pieces[-1][1] + r"\bigr)")
+        pieces.append((r"\big/", _grouped(denominator)))
+    lines = chain(lhs, pieces, fit, at=LEFT) or [f"{lhs} &= {text}"]
+    return lines + ([rf"&\approx {decimal}"] if decimal is not None else [])
+
+
+def _grouped(x: sp.Expr) -> str:
+    """A denominator after a slash: in parentheses when it is a sum or a product."""
+    text = math(x)
+    return rf"\bigl({text}\bigr)" if x.is_Add or x.is_Mul else text
+
+
+def side_by_side(named: list[tuple[str, sp.MatrixBase]], fit: Fit) -> list[str]:
+    """name = [matrix] items side by side, as many to a line as fit; a matrix too wide for a
+    line in blocks of columns (X_{·,1…4})."""
+    items = [line for name, m in named for line in stacked(name, cells(m), fit)]
+    return pack(items, fit) or items
