@@ -7,7 +7,7 @@ from __future__ import annotations
 import sympy as sp
 
 from .fit import Fit, chain, pack
-from .matrices import cells, entry, query, row_lines, stacked, terms
+from .matrices import cells, entry, query, row_lines, stacked
 from .printer import math, matrix
 
 LEFT = 60.0  # the width left of the alignment point of a row's or an entry's name, at most
@@ -56,31 +56,58 @@ def row_entries(name: str, i: int, values: list[sp.Expr], decimals: list[str] | 
 
 
 def entry_lines(lhs: str, x: sp.Expr, fit: Fit, decimal: str | None = None) -> list[str]:
-    """lhs = x (≈ decimal) on one line, or a sum broken at its plus signs, or a fraction too
-    wide for the line as (numerator broken at its plus signs) / denominator; the decimal on a
-    line of its own when it does not fit beside."""
+    """lhs = x (≈ decimal) on one line, or a sum broken at its plus signs; a fraction (or a sum
+    of fractions over one denominator) too wide for that as 1/d (n₁ + n₂ + …), then as
+    (n₁ + n₂ + …) / (d₁ + d₂ + …) broken at the plus signs of both; the decimal on a line of
+    its own when it does not fit beside."""
     text = math(x)
-    tail = [(r"\approx", decimal)] if decimal is not None else []
-    for pieces in ([("=", text)] + tail, [("=", text)]):
-        lines = chain(lhs, pieces, fit, at=LEFT)
+    after = [rf"&\approx {decimal}"] if decimal is not None else []
+    if decimal is not None:
+        lines = chain(lhs, [("=", text), (r"\approx", decimal)], fit, at=LEFT)
         if lines is not None and fits(lines, fit):
-            return lines + ([rf"&\approx {decimal}"] if decimal is not None and len(pieces) == 1
-                            else [])
-    numerator, denominator = sp.fraction(x)
-    parts = terms(numerator)
-    pieces = [("=", parts[0])] + [(t[0], t[2:]) for t in parts[1:]]
+            return lines
+    tries = [[("=", text)], _signed(x.args) if x.is_Add else None]
+    numerators, denominator = _over(x)
     if denominator != 1:
-        pieces[0] = ("=", r"\bigl(" + pieces[0][1])
-        pieces[-1] = (pieces[-1][0], pieces[-1][1] + r"\bigr)")
-        pieces.append((r"\big/", _grouped(denominator)))
-    lines = chain(lhs, pieces, fit, at=LEFT) or [f"{lhs} &= {text}"]
-    return lines + ([rf"&\approx {decimal}"] if decimal is not None else [])
+        top = _signed(numerators)
+        prefactor = rf"\frac{{1}}{{{math(denominator)}}}"
+        tries.append([("=", prefactor + r"\bigl(" + top[0][1])] + top[1:-1] +
+                     [(top[-1][0], top[-1][1] + r"\bigr)")] if len(top) > 1 else
+                     [("=", prefactor + top[0][1])])
+        bottom = _signed(denominator.args if denominator.is_Add else (denominator,))
+        tries.append([("=", r"\bigl(" + top[0][1])] + top[1:] + [(r"\big/", r"\bigl(" + bottom[0][1])]
+                     + bottom[1:])
+        tries[-1][-1] = (tries[-1][-1][0], tries[-1][-1][1] + r"\bigr)")
+        tries[-1][len(top) - 1] = (tries[-1][len(top) - 1][0],
+                                   tries[-1][len(top) - 1][1] + r"\bigr)")
+    for pieces in tries:
+        lines = pieces and chain(lhs, pieces, fit, at=LEFT)
+        if lines and fits(lines, fit):
+            return lines + after
+    return [f"{lhs} &= {text}"] + after
 
 
-def _grouped(x: sp.Expr) -> str:
-    """A denominator after a slash: in parentheses when it is a sum or a product."""
-    text = math(x)
-    return rf"\bigl({text}\bigr)" if x.is_Add or x.is_Mul else text
+def _signed(parts) -> list[tuple[str, str]]:
+    """Terms as chain pieces: the first after an equals sign, the rest after their signs."""
+    out = []
+    for k, term in enumerate(parts):
+        text = math(term)
+        sign = "-" if text.startswith("-") else "+"
+        body = text[1:].strip() if sign == "-" else text
+        out.append(("=", text) if k == 0 else (sign, body))
+    return out
+
+
+def _over(x: sp.Expr) -> tuple[tuple[sp.Expr, ...], sp.Expr]:
+    """The numerator's terms and the denominator of a fraction, or of a sum of fractions over
+    one denominator ((a,), 1 when x is neither)."""
+    if x.is_Add:
+        parts = [sp.fraction(term) for term in x.args]
+        if len({d for _, d in parts}) == 1 and parts[0][1] != 1:
+            return tuple(n for n, _ in parts), parts[0][1]
+        return (x,), sp.Integer(1)
+    n, d = sp.fraction(x)
+    return (n.args if n.is_Add else (n,)), d
 
 
 def side_by_side(named: list[tuple[str, sp.MatrixBase]], fit: Fit) -> list[str]:

@@ -115,11 +115,11 @@ DERIVATION_PHRASES: dict[str, dict[str, str]] = {
     "limit_hot_many": {"en": "; each of the {total} keys the row reads gets $1/{total}$ in the hot "
                              "limit.",
                        "zh": "；高温极限下该行可读取的 {total} 个 key 各得 $1/{total}$。"},
-    "limits_proved": {"en": "Every entry was computed by SymPy's limit of $A_{{ij}} = "
-                            "1/\\sum_r e^{{(S_{{ir}} + M_{{ir}} - S_{{ij}} - M_{{ij}})/\\tau}}$ and "
-                            "agrees with the rule.",
-                      "zh": "每个条目都由 SymPy 对 $A_{{ij}} = 1/\\sum_r e^{{(S_{{ir}} + M_{{ir}} - "
-                            "S_{{ij}} - M_{{ij}})/\\tau}}$ 求极限得到，并与上述规律一致。"},
+    "limits_proved": {"en": "Every entry was computed by SymPy's limit of "
+                            "$A_{{ij}} = 1/\\sum_r e^{{L_{{ir}} - L_{{ij}}}}$, where "
+                            "$L = (S + M)/\\tau$, and agrees with the rule.",
+                      "zh": "每个条目都由 SymPy 对 $A_{{ij}} = 1/\\sum_r e^{{L_{{ir}} - L_{{ij}}}}$"
+                            "（其中 $L = (S + M)/\\tau$）求极限得到，并与上述规律一致。"},
     "limits_unproved": {"en": "SymPy's limits did not all agree with the rule.",
                         "zh": "SymPy 求得的极限与上述规律不完全一致。"},
     "derivative": {"en": "Derivative of the weights by ${name}$", "zh": "权重对 ${name}$ 的导数"},
