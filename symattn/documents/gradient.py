@@ -5,7 +5,7 @@ from __future__ import annotations
 import sympy as sp
 
 from ..analyses.results import GradientCheck, Gradients
-from ..printing.entries import equation_lines, side_by_side
+from ..printing.entries import entry_lines, equation_lines, fits, side_by_side
 from ..printing.fit import Fit, chain
 from ..printing.matrices import cells
 from ..printing.printer import decimal_math, math, matrix
@@ -39,13 +39,9 @@ def build_gradient(g: Gradients, check: GradientCheck, lang: str = "en",
                            Paragraph(words),
                            Display(tuple(side_by_side([("A", t.A), ("V", p.V), ("dO", g["dO"])],
                                                       fit)))]
-    loss = [("=", math(g.loss_value))]
-    if "loss" in g.decimals:
-        loss.append((r"\approx", decimal_math(g.decimals["loss"][0][0])))
-    lead = r"\ell = \sum_{i,c} dO_{ic} O_{ic}"
-    blocks += [Paragraph(segments("grad_loss_value", lang)),
-               Display(tuple(chain(lead, loss, fit) or [lead + " &" + " ".join(
-                   f"{r} {x}" for r, x in loss)]))]
+    loss = decimal_math(g.decimals["loss"][0][0]) if "loss" in g.decimals else None
+    blocks += [Paragraph(segments("grad_loss_value", lang)), Display(tuple(entry_lines(
+        r"\ell", g.loss_value, fit, loss, formula=r"\sum_{i,c} dO_{ic} O_{ic}")))]
     blocks += [Heading(2, segments("grad_values", lang)),
                Display(tuple(_lines(g, "dV", "dV", fit, f"A{T} dO", _m(t.A.T) + _m(g["dO"])))),
                Heading(2, segments("grad_weights", lang)),
@@ -64,11 +60,9 @@ def build_gradient(g: Gradients, check: GradientCheck, lang: str = "en",
                Display(tuple(_lines(g, "dQ", "dQ", fit, r"dR\, K", _m(g["dR"]) + _m(p.K))
                              + _lines(g, "dK", "dK", fit, rf"dR{T} Q", _m(g["dR"].T) + _m(p.Q)))),
                Heading(2, segments("grad_tau", lang)), Paragraph(segments("grad_tau_text", lang))]
-    dtau = [("=", r"-\frac{1}{\tau} \sum_{i,j} dL_{ij} L_{ij}"), ("=", math(g.dtau))]
-    if "dtau" in g.decimals:
-        dtau.append((r"\approx", decimal_math(g.decimals["dtau"][0][0])))
-    blocks.append(Display(tuple(chain(r"d\tau", dtau, fit) or
-                                [r"d\tau &" + " ".join(f"{r} {x}" for r, x in dtau)])))
+    dtau = decimal_math(g.decimals["dtau"][0][0]) if "dtau" in g.decimals else None
+    blocks.append(Display(tuple(entry_lines(r"d\tau", g.dtau, fit, dtau,
+                                            formula=r"-\frac{1}{\tau} \sum_{i,j} dL_{ij} L_{ij}"))))
     if g.projections is not None:
         blocks += _projection_blocks(g, lang, fit)
     blocks.append(Paragraph(_check_words(check, lang)))
@@ -94,25 +88,32 @@ def _row_blocks(g: Gradients, lang: str, fit: Fit) -> list[Block]:
     products = [rf"{_paren(t.A[i, j])} \cdot {_paren(g['dA'][i, j])}" for j in readable]
     mean = rf"\bar a_{{{i + 1}}}"
     pieces = [("=", rf"\sum_r a_{{{i + 1},r}}\, dA_{{{i + 1},r}}"), ("=", products[0])] + \
-        [("+", x) for x in products[1:]] + [("=", math(g.means[i]))]
-    lines = _chain(mean, pieces, fit)
+        [("+", x) for x in products[1:]]
+    lines = _steps(mean, pieces, g.means[i], fit)
     for j in range(t.problem.n_k):
         index = f"{i + 1},{j + 1}"
         if j not in readable:
             lines.append(rf"dL_{{{index}}} &= 0")
             continue
-        lines += _chain(rf"dL_{{{index}}}", [
+        lines += _steps(rf"dL_{{{index}}}", [
             ("=", rf"a_{{{index}}}\left(dA_{{{index}}} - \bar a_{{{i + 1}}}\right)"),
-            ("=", rf"{_paren(t.A[i, j])}\left({math(g['dA'][i, j])} - {_paren(g.means[i])}\right)"),
-            ("=", math(g['dL'][i, j]))], fit)
+            ("=", rf"{_paren(t.A[i, j])}\left({math(g['dA'][i, j])} - {_paren(g.means[i])}\right)")],
+            g["dL"][i, j], fit)
     out.append(Display(tuple(lines)))
     return out
 
 
-def _chain(lhs: str, pieces: list[tuple[str, str]], fit: Fit) -> list[str]:
-    """lhs = … broken before a relation to fit (on one line when nothing breaks it)."""
-    return chain(lhs, pieces, fit, at=60.0) or \
-        [f"{lhs} &" + " ".join(f"{relation} {term}" for relation, term in pieces)]
+def _steps(lhs: str, pieces: list[tuple[str, str]], value: sp.Expr, fit: Fit) -> list[str]:
+    """lhs = step = … = value broken before a relation to fit; a value too wide for a line of
+    its own broken as entry_lines breaks it, and the steps then one to a line (a sum of many
+    products chained to fit, measured with room to spare: the estimate runs short on tall
+    fractions in growing parentheses)."""
+    lines = chain(lhs, pieces + [("=", math(value))], fit, at=60.0)
+    if lines and fits(lines, fit):
+        return lines
+    head = chain(lhs, pieces, Fit(fit.points - 40.0), at=60.0) if len(pieces) > 2 else None
+    head = head or [f"{lhs} &= {pieces[0][1]}"] + [f"&{r} {t}" for r, t in pieces[1:]]
+    return head + entry_lines("", value, fit)
 
 
 def _paren(x: sp.Expr) -> str:

@@ -6,8 +6,8 @@ import sympy as sp
 
 from ..analyses.results import RowAtPoint, Sweep
 from ..printing.plain import symbol_text, tick_text
-from ..printing.entries import entry_lines, fits, side_by_side
-from ..printing.fit import Fit, pack, vector
+from ..printing.entries import entry_lines, fits, side_by_side, vector_lines
+from ..printing.fit import Fit, pack
 from ..printing.matrices import sum_lines
 from ..printing.printer import decimal_math, escape_text, math
 from .analysis_layout import subtitle
@@ -120,25 +120,12 @@ def _exact_lines(sw: Sweep, x: sp.Expr, row: RowAtPoint, fit: Fit) -> tuple[str,
     top = " = ".join(f"a_{{{j + 1}}}" for j in row.top_keys)
     lines = [rf"{math(sw.x.symbol)} &= {math(x)}"]
     for name, values in (("a", row.weights), ("o", row.output)):
-        lines += _vector_lines(name, list(values), fit)
+        lines += vector_lines(name, list(values), fit)
     lines += sum_lines("H", row.entropy, fit, at=60.0)
     if not fits(lines[-1:], fit):
         lines[-1:] = entry_lines("H", row.entropy, fit)
     lines.append(rf"\max_j a_j &= {top}")
     return tuple(lines)
-
-
-def _vector_lines(name: str, values: list[sp.Expr], fit: Fit) -> list[str]:
-    """name = (v₁, v₂, …) on one line or broken after a comma, else name_j = v_j entry by
-    entry."""
-    entries = [math(v) for v in values]
-    whole = rf"{name} &= \left(" + ", ".join(entries) + r"\right)"
-    if fits([whole], fit):
-        return [whole]
-    pieces = vector(entries, Fit(fit.points - 60.0))
-    if pieces is not None:
-        return [f"{name} &= {pieces[0]}"] + [f"&\\phantom{{=}} {piece}" for piece in pieces[1:]]
-    return [line for j, v in enumerate(values) for line in entry_lines(f"{name}_{{{j + 1}}}", v, fit)]
 
 
 def sweep_plot(sw: Sweep, k: int, lang: str, image: str | None = None) -> Plot:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from .fit import Fit, chain, pack
+from .fit import Fit, chain, pack, vector
 from .matrices import cells, entry, query, row_lines, stacked
 from .printer import math, matrix
 
@@ -55,36 +55,56 @@ def row_entries(name: str, i: int, values: list[sp.Expr], decimals: list[str] | 
     return lines
 
 
-def entry_lines(lhs: str, x: sp.Expr, fit: Fit, decimal: str | None = None) -> list[str]:
-    """lhs = x (≈ decimal) on one line, or a sum broken at its plus signs; a fraction (or a sum
-    of fractions over one denominator) too wide for that as 1/d (n₁ + n₂ + …), then as
-    (n₁ + n₂ + …) / (d₁ + d₂ + …) broken at the plus signs of both; the decimal on a line of
-    its own when it does not fit beside."""
+def entry_lines(lhs: str, x: sp.Expr, fit: Fit, decimal: str | None = None,
+                formula: str | None = None) -> list[str]:
+    """lhs (= formula) = x (≈ decimal) on one line or broken before a relation; else a sum
+    broken at its plus signs, a term too wide for a line as (numerator) / (denominator) broken
+    at the plus signs of both, a fraction over one denominator first tried as 1/d (n₁ + …);
+    the decimal on a line of its own when it does not fit beside."""
     text = math(x)
+    lead = [("=", formula)] if formula else []
     after = [rf"&\approx {decimal}"] if decimal is not None else []
     if decimal is not None:
-        lines = chain(lhs, [("=", text), (r"\approx", decimal)], fit, at=LEFT)
+        lines = chain(lhs, lead + [("=", text), (r"\approx", decimal)], fit, at=LEFT)
         if lines is not None and fits(lines, fit):
             return lines
-    tries = [[("=", text)], _signed(x.args) if x.is_Add else None]
+    tries = [[("=", text)]]
     numerators, denominator = _over(x)
     if denominator != 1:
         top = _signed(numerators)
         prefactor = rf"\frac{{1}}{{{math(denominator)}}}"
-        tries.append([("=", prefactor + r"\bigl(" + top[0][1])] + top[1:-1] +
-                     [(top[-1][0], top[-1][1] + r"\bigr)")] if len(top) > 1 else
-                     [("=", prefactor + top[0][1])])
-        bottom = _signed(denominator.args if denominator.is_Add else (denominator,))
-        tries.append([("=", r"\bigl(" + top[0][1])] + top[1:] + [(r"\big/", r"\bigl(" + bottom[0][1])]
-                     + bottom[1:])
-        tries[-1][-1] = (tries[-1][-1][0], tries[-1][-1][1] + r"\bigr)")
-        tries[-1][len(top) - 1] = (tries[-1][len(top) - 1][0],
-                                   tries[-1][len(top) - 1][1] + r"\bigr)")
+        tries.append(_bracketed(top, prefactor))
+    tries.append(_broken(x, Fit(fit.points - LEFT - 20.0)))
     for pieces in tries:
-        lines = pieces and chain(lhs, pieces, fit, at=LEFT)
+        lines = chain(lhs, lead + pieces, fit, at=LEFT)
         if lines and fits(lines, fit):
             return lines + after
-    return [f"{lhs} &= {text}"] + after
+    return [f"{lhs} &= " + " = ".join(p for _, p in lead) + (" = " if lead else "") + text] + after
+
+
+def _bracketed(pieces: list[tuple[str, str]], before: str = "") -> list[tuple[str, str]]:
+    """Chain pieces in brackets: before\bigl(first … last\bigr)."""
+    out = list(pieces)
+    out[0] = (out[0][0], before + r"\bigl(" + out[0][1])
+    out[-1] = (out[-1][0], out[-1][1] + r"\bigr)")
+    return out
+
+
+def _broken(x: sp.Expr, room: Fit) -> list[tuple[str, str]]:
+    """A sum's terms as chain pieces; a term wider than room as (its numerator's terms) /
+    (its denominator's terms), so that a line may break inside it at a plus sign."""
+    out: list[tuple[str, str]] = []
+    for k, (relation, text) in enumerate(_signed(x.args if x.is_Add else (x,))):
+        term = (x.args if x.is_Add else (x,))[k]
+        if room.fits(text):
+            out.append((relation, text))
+            continue
+        n, d = sp.fraction(term)
+        top = _bracketed(_signed(n.args if n.is_Add else (n,)))
+        bottom = _bracketed(_signed(d.args if d.is_Add else (d,)))
+        top[0] = ("=" if k == 0 else "+", top[0][1])
+        out += top + [(r"\big/", bottom[0][1])] + bottom[1:]
+    return out
 
 
 def _signed(parts) -> list[tuple[str, str]]:
@@ -96,6 +116,32 @@ def _signed(parts) -> list[tuple[str, str]]:
         body = text[1:].strip() if sign == "-" else text
         out.append(("=", text) if k == 0 else (sign, body))
     return out
+
+
+def vector_lines(name: str, values: list[sp.Expr], fit: Fit,
+                 decimals: list[str] | None = None) -> list[str]:
+    """name = (v₁, v₂, …) ≈ (d₁, …) on one line; else the decimals on a line of their own;
+    else broken after a comma; else name_j = v_j ≈ d_j entry by entry."""
+    entries = [math(v) for v in values]
+    exact = r"\left(" + ", ".join(entries) + r"\right)"
+    numbers = [(r"\approx", r"\left(" + ", ".join(decimals) + r"\right)")] if decimals else []
+    for pieces in ([("=", exact)] + numbers, [("=", exact)]):
+        lines = chain(name, pieces, fit, at=LEFT)
+        if lines and fits(lines, fit):
+            return lines if len(pieces) > 1 or not decimals else \
+                lines + _tuple_lines(r"\approx", decimals, fit)
+    broken = vector(entries, Fit(fit.points - LEFT))
+    if broken is not None:
+        return [f"{name} &= {broken[0]}"] + [rf"&\phantom{{=}} {piece}" for piece in broken[1:]] \
+            + (_tuple_lines(r"\approx", decimals, fit) if decimals else [])
+    return [line for j, v in enumerate(values) for line in
+            entry_lines(f"{name}_{{{j + 1}}}", v, fit, decimals[j] if decimals else None)]
+
+
+def _tuple_lines(relation: str, entries: list[str], fit: Fit) -> list[str]:
+    """&≈ (d₁, d₂, …), broken after a comma when too wide."""
+    broken = vector(entries, Fit(fit.points - LEFT)) or [r"\bigl(" + ", ".join(entries) + r"\bigr)"]
+    return [f"&{relation} {broken[0]}"] + [rf"&\phantom{{{relation}}} {piece}" for piece in broken[1:]]
 
 
 def _over(x: sp.Expr) -> tuple[tuple[sp.Expr, ...], sp.Expr]:

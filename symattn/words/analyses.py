@@ -76,6 +76,9 @@ ANALYSIS_PHRASES: dict[str, dict[str, str]] = {
     "nu_pair": {"en": "Two far-apart distributions with identical output (total variation "
                       "distance ${distance}$):",
                 "zh": "两个相差很大却给出完全相同输出的分布（总变差距离 ${distance}$）："},
+    "nu_pair_long": {"en": "Two far-apart distributions with identical output, at total "
+                           "variation distance",
+                     "zh": "两个相差很大却给出完全相同输出的分布，二者的总变差距离为"},
     "nu_pair_check": {"en": "Both give the observed output exactly:",
                       "zh": "二者都精确给出观察到的输出："},
     "nu_verified": {"en": "Checked exactly: both are distributions and give $o$.",
