@@ -8,7 +8,7 @@ from ..answers.results import Mistake
 from ..derivation.orientation import said
 from ..printing.entries import equation_lines
 from ..printing.fit import Fit
-from .blocks import Block, Display, Heading, Paragraph, segments
+from .blocks import Block, Display, Heading, Paragraph, joined, segments
 from ..words import phrase
 
 
@@ -18,6 +18,7 @@ def mistake_blocks(groups: Sequence[tuple[str | None, Sequence[Mistake]]], lang:
     title when there are several, and per mistake its name, formula and result; the matrices
     as shown (a columns book's already turned)."""
     fit, depth = Fit(width), 2 if len(groups) > 1 else 1
+    space = "" if lang == "zh" else " "  # no space after a full-width stop
     blocks: list[Block] = [Heading(1, segments("mistakes_title", lang))]
     for title, found in groups:
         if title and depth == 2:
@@ -25,16 +26,18 @@ def mistake_blocks(groups: Sequence[tuple[str | None, Sequence[Mistake]]], lang:
         elif title:
             blocks.append(Paragraph((("label", title),)))
         for m in found:
-            blocks += [Heading(depth + 1, segments(said(f"tex_mistake_{m.name}", columns), lang)),
-                       Paragraph(segments(said(f"tex_formula_{m.name}", columns), lang))]
+            formula = segments(said(f"tex_formula_{m.name}", columns), lang)
+            blocks.append(Heading(depth + 1, segments(said(f"tex_mistake_{m.name}", columns), lang)))
             if m.A is not None and m.O is not None:
-                blocks += [Paragraph(segments("tex_mistake_gives", lang)), Display(tuple(
-                    equation_lines("A'", [], m.A, None, fit, "A'")
-                    + equation_lines("O'", [], m.O, None, fit, "O'")))]
+                blocks += [Paragraph(joined(formula, segments("tex_mistake_gives", lang), separator=space)),
+                           Display(tuple(equation_lines("A'", [], m.A, None, fit, "A'")
+                                         + equation_lines("O'", [], m.O, None, fit, "O'")))]
             elif m.O is not None:
-                blocks += [Paragraph(segments("tex_mistake_output", lang)), Display(tuple(
-                    equation_lines(r"\operatorname{MHA}'(X)", [], m.O, None, fit, "O'")))]
+                blocks += [Paragraph(joined(formula, segments("tex_mistake_output", lang), separator=space)),
+                           Display(tuple(equation_lines(r"\operatorname{MHA}'(X)", [], m.O, None,
+                                                        fit, "O'")))]
             else:
-                blocks.append(Paragraph(segments("tex_mistake_skipped", lang,
-                                                 reason=phrase(f"mistake_{m.reason}", lang))))
+                blocks.append(Paragraph(joined(formula, segments(
+                    "tex_mistake_skipped", lang, reason=phrase(f"mistake_{m.reason}", lang)),
+                    separator=space)))
     return blocks
