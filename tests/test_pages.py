@@ -2,7 +2,9 @@
 (XeLaTeX), as a standalone article and as a fragment \\input into a book with only the lines
 `--preamble` prints, compile with zero overfull boxes (none too wide, none too high, a matrix
 taller than a page included), and so do the published exercises of tests/corpus; the lesson's
-Example 2 fits one page."""
+Example 2 fits one page. So does every analysis document (gradient, limits, sweep, nonunique,
+mistakes, problemset) of the worked examples and of the wide cases, with no empty phrase, its
+Chinese title from title_zh."""
 
 from __future__ import annotations
 
@@ -16,6 +18,8 @@ from clients import compile_tex
 from conftest import MULTI_HEAD, ROOT, SHAPE_ONLY, VALUE_EXAMPLES
 
 from symattn import cli
+from symattn.exercises.generator import KINDS as SET_KINDS
+from symattn.exercises.generator import Settings, generate, write_problems
 
 WIDE = sorted((ROOT / "tests" / "wide").glob("*.toml"))
 TALL = sorted((ROOT / "tests" / "tall").glob("*.toml"))
@@ -106,3 +110,107 @@ def test_example_2_fits_one_page_in_english_with_every_row_sum(results):
     _, pages, text = results[("02_causal_three_positions", "en", "article", "textbook")]
     assert pages == 1
     assert r"with sums \(1\), \(10\) and \(6\)" in text
+
+
+EXAMPLES = ROOT / "worked_examples"
+EIGHT = ROOT / "tests" / "wide" / "eight_causal.toml"
+ANALYSES = {
+    "gradient-10": ["gradient", EXAMPLES / "10_gradient" / "problem.toml"],
+    "gradient-eight": ["gradient", EIGHT, "--loss", "sum"],
+    "sweep-09": ["sweep", EXAMPLES / "09_parameter_sweep" / "problem.toml"],
+    "nonunique-08": ["nonunique", EXAMPLES / "08_same_output_different_weights" / "problem.toml"],
+    "nonunique-eight": ["nonunique", EIGHT],
+    "limits-05": ["limits", FIVE],
+    "limits-14": ["limits", EXAMPLES / "14_symbolic_temperature" / "problem.toml"],
+    "mistakes-05": ["mistakes", FIVE],
+    "mistakes-12": ["mistakes", EXAMPLES / "12_two_heads" / "problem.toml"],
+    "problemset": ["problemset", None],  # a generated set of one problem of each single-head kind
+}
+"""Each analysis document kind on a worked example, and on the eight-token case where its
+displays are widest (before they were fitted: gradient 1223 pt and nonunique 28 boxes too wide,
+limits of example 05 1185 pt, the sweep 19 boxes in a book)."""
+EMPTY = (", ,", "with , gives", "记，得", "，，", "、、", "（）")
+"""What a phrase with an empty value leaves behind."""
+
+
+def _analysis(capsys, argv: list[str], lang: str, kind: str) -> str:
+    """The standalone article, or a book holding the fragment as a numbered section with labels
+    and only the --preamble lines, as _document does for solve."""
+    def run(*extra: str) -> str:
+        assert cli.main([*argv, "--format", "latex", "--lang", lang, *extra]) == 0
+        return capsys.readouterr().out
+    if kind == "article":
+        return run("--standalone")
+    fragment = run("--heading-level", "section", "--numbered", "--label-prefix", "an:one")
+    book = "ctexbook" if lang == "zh" else "book"
+    return (f"\\documentclass{{{book}}}\n{run('--preamble')}\\begin{{document}}\n"
+            f"\\chapter{{Attention}}\nText before the analysis.\n\n{fragment}\n\\end{{document}}\n")
+
+
+_ANALYSED: dict = {}  # filled by the first test that asks, shared by the rest of the module
+
+
+@pytest.fixture
+def analysed(capsys, tmp_path_factory):
+    """Every analysis document compiled once, two at a time: (log, pages, source)."""
+    if not _ANALYSED:
+        folder = tmp_path_factory.mktemp("set")
+        write_problems([p for k in SET_KINDS if k != "multihead"
+                        for p in generate(Settings(kind=k), 1, seed=11)], folder)
+        jobs = {}
+        for name, (command, path, *extra) in ANALYSES.items():
+            argv = [command, str(path or folder), *extra]
+            for lang, kind in itertools.product(("en", "zh"), KINDS):
+                jobs[(name, lang, kind)] = _analysis(capsys, argv, lang, kind)
+
+        def one(item):
+            (name, lang, kind), text = item
+            try:
+                pdf = compile_tex(text, lang, name=f"{name}-{lang}-{kind}")
+            except AssertionError as error:
+                return (name, lang, kind), (f"did not compile:\n{error}", 0, text)
+            log = pdf.with_suffix(".log").read_text(encoding="utf-8", errors="replace")
+            info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True,
+                                  check=True)
+            return (name, lang, kind), (log, int(re.search(r"Pages:\s+(\d+)", info.stdout).group(1)),
+                                        text)
+        with ThreadPoolExecutor(2) as pool:
+            _ANALYSED.update(pool.map(one, jobs.items()))
+    return _ANALYSED
+
+
+ANALYSIS_CASES = [(name, lang, kind) for name in ANALYSES
+                  for lang, kind in itertools.product(("en", "zh"), KINDS)]
+
+
+@pytest.mark.parametrize("name, lang, kind", ANALYSIS_CASES,
+                         ids=["-".join(case) for case in ANALYSIS_CASES])
+def test_analysis_has_no_overfull_box_and_no_empty_phrase(analysed, name, lang, kind):
+    log, pages, text = analysed[(name, lang, kind)]
+    assert pages > 0, log
+    assert re.findall(r"^Overfull \\hbox \(([\d.]+)pt too wide\)[^\n]*", log, re.M) == []
+    assert "Overfull \\vbox" not in log
+    assert [gap for gap in EMPTY if gap in text] == []
+    if kind == "article":
+        assert "geometry" not in text  # the class's margins: overflow shows as it would in print
+
+
+def test_chinese_analyses_carry_the_chinese_title(analysed):
+    for name in ("gradient-10", "sweep-09", "nonunique-08", "limits-05", "mistakes-05"):
+        _, _, text = analysed[(name, "zh", "article")]
+        command, path = ANALYSES[name][:2]
+        title = re.search(r'^title_zh = "(.*)"', path.read_text(encoding="utf-8"), re.M).group(1)
+        english = re.search(r'^title = "(.*)"', path.read_text(encoding="utf-8"), re.M).group(1)
+        assert title in text and english not in text, name
+
+
+def test_limits_count_their_keys_in_words_and_name_nothing_unused(analysed):
+    _, _, en = analysed[("limits-05", "en", "article")]
+    assert "each of these 1 keys" not in en and "1/1" not in en and "G_{" not in en
+    assert (r"\item Row 1: the largest logit is at 模型 alone, which gets all the weight, 1, in "
+            r"the cold limit; it is the only key the row reads, so it keeps weight 1 in the hot "
+            r"limit too.") in en
+    assert r"each of the 5 keys the row reads gets \(1/5\) in the hot limit." in en
+    _, _, zh = analysed[("limits-05", "zh", "article")]
+    assert "第 5 行：最大 logit 只在 分配，低温极限下它得到全部权重 1；高温极限下该行可读取的 5 个 key 各得 " \
+        r"\(1/5\)。" in zh

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from ..documents.blocks import (COLORS, DASHES, Block, Display, Heading, Heatmap, Items, Paragraph,
                                Plot, Segment, Step, unaligned)
 from ..model import Trace
-from ..printing.printer import escape_text, math, matrix, needs_cjk
+from ..printing.printer import escape_text, math, matrix
 
 MARK = 32  # characters of a title a page head can hold (upper case, 10 pt, 345 pt wide)
 SECTIONS = ("part", "chapter", "section", "subsection", "subsubsection", "paragraph",
@@ -118,14 +118,16 @@ def _items(b: Items) -> str:
 
 
 def plot(b: Plot) -> str:
-    """A pgfplots axis in a center environment, the caption below it."""
+    """A pgfplots axis in a center environment, its legend under the axis in two columns (a
+    legend beside it would push the figure past the text block), the caption below it."""
     ticks = ",".join(x for x, _, _ in b.xticks)
     labels = ",".join("{$" + label + "$}" for _, label, _ in b.xticks)
     lines = [r"\begin{center}", r"\begin{tikzpicture}",
              r"\begin{axis}[width=0.8\textwidth, height=0.45\textwidth, ymin=0, ymax=1, "
              rf"xlabel={{${b.xlabel}$}}, ylabel={{{inline(b.ylabel)}}}, "
              rf"xtick={{{ticks}}}, xticklabels={{{labels}}}, "
-             r"legend pos=outer north east, legend cell align=left, "
+             r"legend style={at={(0.5,-0.25)}, anchor=north, font=\footnotesize}, "
+             r"legend columns=2, legend cell align=left, "
              r"tick label style={font=\footnotesize}]"]
     for curve in b.curves:
         style = f"{COLORS[curve.color % len(COLORS)]}, {DASHES[curve.dash % len(DASHES)]}, " \
@@ -196,13 +198,12 @@ def preamble(blocks: list[Block], lang: str, wide_labels: bool) -> list[str]:
     return packages
 
 
-def document(blocks: list[Block], lang: str, wide_labels: bool, *, margins: bool = True,
+def document(blocks: list[Block], lang: str, wide_labels: bool, *,
              headings: Headings = Headings()) -> str:
-    """A complete document: pdfLaTeX for English (CJKutf8 if labels need it), XeLaTeX + ctex for
-    Chinese; margins: 2 cm (analyses with wide tables), else the class's own text block."""
+    """A complete document in the class's own text block (its margins, so a display too wide
+    for a page shows as it would in print): pdfLaTeX for English (CJKutf8 if labels need it),
+    XeLaTeX + ctex for Chinese."""
     packages = [line for line in preamble(blocks, lang, wide_labels) if not line.startswith("%")]
-    if margins:
-        packages.insert(1, r"\usepackage[margin=2cm]{geometry}")
     body = fragment(blocks, headings, lang, wide_labels)
     if lang == "zh":
         head = [r"\documentclass[UTF8]{ctexart}", "% Compile with: latexmk -xelatex"]
@@ -218,9 +219,3 @@ def weights_and_output(trace: Trace) -> str:
         stage = trace.stage(name)
         return matrix([[math(x) for x in row] for row in stage.tolist()])
     return rf"$$A = {m('A')},\qquad O = {m('O')}$$"
-
-
-def standalone_document(blocks: list[Block], lang: str, problem) -> str:
-    """A complete LaTeX document; English wraps wide (CJK) labels in CJKutf8 as derivations do."""
-    user = "".join((problem.title or "",) + problem.row_labels + problem.column_labels)
-    return document(blocks, lang, needs_cjk(user))
