@@ -117,7 +117,7 @@ def projections(d: Derivation, fit: Fit) -> list[Block]:
         if b is not None:
             product += " + " + bias_term(matrix(cells(d.shown(b))), c)
         terms = [("=", formula), ("=", product), ("=", matrix(cells(d.shown(name))))]
-        blocks = stacked(name, cells(d.shown(name)))
+        blocks = stacked(name, cells(d.shown(name)), fit)  # a wide Q (d_k = 64) by columns
         lines += chain(name, terms, fit) or chain(name, [terms[0], terms[2]], fit) or (
             [f"{name} &= {terms[2][1]}"] if len(blocks) == 1 else
             [f"{name} &= {formula}"] + [line.replace(" = ", " &= ", 1)

@@ -68,10 +68,11 @@ def _dots(d: Derivation, steps: RowSteps, fit: Fit) -> Display:
     i = steps.row
     rows = []
     for j, pairs in enumerate(steps.dots):
+        products = [product(a, b) for a, b in pairs]
         terms = [("=", rf"\mathbf q_{{{i + 1}}} \cdot \mathbf k_{{{j + 1}}}"),
-                 ("=", " + ".join(product(a, b) for a, b in pairs)),
-                 ("=", math(d.display["R"][i, j], slash=True))]
-        rows.append((_index(d, "R", i, j), terms))
+                 ("=", " + ".join(products)), ("=", math(d.display["R"][i, j], slash=True))]
+        broken = terms[:1] + [("=", products[0])] + [("+", x) for x in products[1:]] + terms[2:]
+        rows.append((_index(d, "R", i, j), terms, broken))  # a long sum (d_k = 64) at its + signs
     return _lines(rows, fit)
 
 
