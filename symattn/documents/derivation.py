@@ -13,11 +13,10 @@ from .blocks import Block, Display, Heading, Heatmap, Label, segments, step, tit
 from .checks import check_blocks
 from .rounded import rounded
 from .setup import setup
-from .textbook import any_hidden, over_sums, sum_definitions, textbook, wide_sums
+from .textbook import logit_sum, masks_given, over_sums, sum_definitions, textbook, wide_sums
 from .walk import row_blocks
 
-SUMMARY_FORMULAS = {"S": None, "M": None, "L": r"\frac{S + M}{\tau}",
-                    "A": r"\operatorname{softmax}(L)"}
+SUMMARY_FORMULAS = {"S": None, "M": None, "A": r"\operatorname{softmax}(L)"}
 
 
 def build(d: Derivation) -> list[Block]:
@@ -61,11 +60,12 @@ def title(d: Derivation) -> tuple:
 def summary(d: Derivation, fit: Fit) -> list[Block]:
     """Each stage's formula and result, without the words in between."""
     p, shown, lang, c = d.trace.problem, d.display, d.options.lang, d.columns
-    formulas = {**SUMMARY_FORMULAS, "R": scores(c), "O": output(c)}
+    formulas = {**SUMMARY_FORMULAS, "R": scores(c), "O": output(c),
+                "L": rf"\frac{{{logit_sum(d)}}}{{\tau}}"}
     lines: list[str] = []
     wide = wide_sums(d)
     for stage in p.shown_stages:
-        if stage in ("Q", "K", "V", p.start) or stage == "M" and not any_hidden(d.trace):
+        if stage in ("Q", "K", "V", p.start) or stage == "M" and not masks_given(d):
             continue
         formula = formulas[stage] or (
             r"\frac{R}{\sqrt{d_k}}" if stage == "S" and p.scale is None else

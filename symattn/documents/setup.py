@@ -89,7 +89,9 @@ def _masks(d: Derivation) -> tuple[Segment, ...]:
 
 
 def _inputs(d: Derivation, fit: Fit, names: tuple[str, ...]) -> list[str]:
-    """name = [matrix] for each input, side by side as they fit, the last with a full stop."""
+    """name = [matrix] for each input (and the bias B, its own matrix), side by side as they
+    fit, the last with a full stop."""
+    names += ("B",) if "B" in d.display else ()
     items = [item for name in names for item in stacked(name, cells(d.shown(name)), fit)]
     items[-1] += "."
     return pack(items, fit) or items

@@ -33,14 +33,14 @@ COLUMN_PHRASES: dict[str, dict[str, str]] = {
     "tb_hidden_columns": {"en": "; it hides a score even though it is larger than every score its "
                                 "column may read, ${chain}$",
                           "zh": "；即使某个分数比该列所有可读取的分数都大，掩码也照样屏蔽它：${chain}$"},
-    "tb_logits_rows_columns": {"en": "the logits $L = (S + M)/\\tau$, with ${tau}$, are, column by "
+    "tb_logits_rows_columns": {"en": "the logits $L = ({sum})/\\tau$, with ${tau}$, are, column by "
                                      "column,",
-                               "zh": "取 ${tau}$，逐列的 logits $L = (S + M)/\\tau$ 为"},
-    "tb_logits_symbolic_columns": {"en": "the logits $L = (S + M)/\\tau$ are, column by column,",
-                                   "zh": "逐列的 logits $L = (S + M)/\\tau$ 为"},
-    "tb_logits_one_columns": {"en": "since $\\tau = 1$, the logits $L = S + M$ are, column by "
+                               "zh": "取 ${tau}$，逐列的 logits $L = ({sum})/\\tau$ 为"},
+    "tb_logits_symbolic_columns": {"en": "the logits $L = ({sum})/\\tau$ are, column by column,",
+                                   "zh": "逐列的 logits $L = ({sum})/\\tau$ 为"},
+    "tb_logits_one_columns": {"en": "since $\\tau = 1$, the logits $L = {sum}$ are, column by "
                                     "column,",
-                              "zh": "因为 $\\tau = 1$，逐列的 logits $L = S + M$ 为"},
+                              "zh": "因为 $\\tau = 1$，逐列的 logits $L = {sum}$ 为"},
     "tb_exponentiate_columns": {"en": "Exponentiating each column", "zh": "逐列取指数"},
     "tb_exponentiate_one_columns": {"en": "Exponentiating the column", "zh": "对该列取指数"},
     "tb_sums_columns": {"en": "with sums {sums}; dividing each column by its sum",
