@@ -392,6 +392,9 @@ def test_a_bias_stands_beside_q_k_v_and_m_holds_only_the_mask():
     assert r"M = \left[\begin{array}{cccc} 0 & 0 & 0 & -\infty \\ 0 & 0 & 0 & -\infty \end{array}" \
         r"\right]" in text
     assert r"the logits \(L = S + M + B\) are, row by row," in text
+    assert "a masked score is removed however large it is, even one larger than every score its " \
+        r"row may read: \(S_{1,4} + M_{1,4} = 5 + (-\infty) = -\infty\)" in text
+    assert "it hides a score even though" not in text
 
 
 def test_parentheses_in_a_markdown_title_stay_text():

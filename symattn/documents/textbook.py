@@ -189,7 +189,8 @@ def _hidden(d: Derivation) -> tuple[Segment, ...]:
     else:
         hides = rf"{score} + (-\infty) = -\infty"
     chain_tex = rf"{entry('S', i, j, d.columns)} + {entry('M', i, j, d.columns)} = {hides}"
-    return segments(said("tb_hidden", d.columns), d.options.lang, chain=chain_tex)
+    key = "tb_hidden_bias" if by_bias(d.trace) else "tb_hidden"
+    return segments(said(key, d.columns), d.options.lang, chain=chain_tex)
 
 
 def weights(d: Derivation, fit: Fit) -> list[Block]:

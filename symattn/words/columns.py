@@ -30,9 +30,15 @@ COLUMN_PHRASES: dict[str, dict[str, str]] = {
     "tb_bias_sets_columns": {"en": "The masks add $M_{{ij}} = {bias}$ where query $j$ may not "
                                    "read key $i$, not $-\\infty$",
                              "zh": "掩码在禁止读取的位置加上 $M_{{ij}} = {bias}$，而不是 $-\\infty$"},
-    "tb_hidden_columns": {"en": "; it hides a score even though it is larger than every score its "
-                                "column may read, ${chain}$",
-                          "zh": "；即使某个分数比该列所有可读取的分数都大，掩码也照样屏蔽它：${chain}$"},
+    "tb_hidden_columns": {"en": "; a masked score is removed however large it is, even one larger "
+                                "than every score its column may read: ${chain}$",
+                          "zh": "；被屏蔽的分数无论多大都会被去掉，即使它大于该列所有可读取的分数："
+                                "${chain}$"},
+    "tb_hidden_bias_columns": {"en": "; a masked score is pushed far down however large it is, "
+                                     "even one larger than every score its column may read: "
+                                     "${chain}$",
+                               "zh": "；被屏蔽的分数无论多大都会被压到极小，即使它大于该列所有可读取的"
+                                     "分数：${chain}$"},
     "tb_logits_rows_columns": {"en": "the logits $L = ({sum})/\\tau$, with ${tau}$, are, column by "
                                      "column,",
                                "zh": "取 ${tau}$，逐列的 logits $L = ({sum})/\\tau$ 为"},

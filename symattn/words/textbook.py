@@ -63,9 +63,13 @@ TEXTBOOK_PHRASES: dict[str, dict[str, str]] = {
                            "$j$",
                      "zh": "掩码把禁止读取的位置置为 $-\\infty$"},
     "tb_mask_matrix": {"en": "The mask is", "zh": "掩码为"},
-    "tb_hidden": {"en": "; it hides a score even though it is larger than every score its row "
-                        "may read, ${chain}$",
-                  "zh": "；即使某个分数比该行所有可读取的分数都大，掩码也照样屏蔽它：${chain}$"},
+    "tb_hidden": {"en": "; a masked score is removed however large it is, even one larger than "
+                        "every score its row may read: ${chain}$",
+                  "zh": "；被屏蔽的分数无论多大都会被去掉，即使它大于该行所有可读取的分数：${chain}$"},
+    "tb_hidden_bias": {"en": "; a masked score is pushed far down however large it is, even one "
+                             "larger than every score its row may read: ${chain}$",
+                       "zh": "；被屏蔽的分数无论多大都会被压到极小，即使它大于该行所有可读取的分数："
+                             "${chain}$"},
     "tb_logits_rows": {"en": "the logits $L = ({sum})/\\tau$, with ${tau}$, are, row by row,",
                        "zh": "取 ${tau}$，逐行的 logits $L = ({sum})/\\tau$ 为"},
     "tb_logits_symbolic": {"en": "the logits $L = ({sum})/\\tau$ are, row by row,",
