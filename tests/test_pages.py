@@ -1,10 +1,11 @@
 """Derivations on paper: every worked example and the wide cases, English (pdfLaTeX) and Chinese
 (XeLaTeX), as a standalone article and as a fragment \\input into a book with only the lines
 `--preamble` prints, compile with zero overfull boxes (none too wide, none too high, a matrix
-taller than a page included), and so do the published exercises of tests/corpus; the lesson's
-Example 2 fits one page. So does every analysis document (gradient, limits, sweep, nonunique,
-mistakes, problemset) of the worked examples and of the wide cases, with no empty phrase, its
-Chinese title from title_zh."""
+taller than a page included), and so do the published exercises of tests/corpus; no phrase is
+left with an empty value (", ,", "with , gives", "记，得"); the lesson's Example 2 fits one page.
+So does every analysis document (gradient, limits, sweep, nonunique, mistakes, problemset) of
+the worked examples and of the wide cases, its Chinese title from title_zh. `-k NAME` compiles
+the selected cases alone."""
 
 from __future__ import annotations
 
@@ -58,12 +59,11 @@ def _document(capsys, path, lang: str, kind: str, detail: str) -> str:
             f"Text before the example.\n\n{fragment}\n\\end{{document}}\n")
 
 
-def _compile_all(capsys) -> dict:
-    """Every (source, language, kind) compiled once, two at a time: its log, pages and source."""
-    jobs = {}
-    for path in SOURCES:
-        for lang, kind, detail in itertools.product(("en", "zh"), KINDS, DETAILS[path]):
-            jobs[(_name(path), lang, kind, detail)] = _document(capsys, path, lang, kind, detail)
+def _compile(capsys, wanted: list[tuple]) -> dict:
+    """Each wanted (path, language, kind, detail) compiled once, two at a time: its log, pages
+    and source, by (name, language, kind, detail)."""
+    jobs = {(_name(path), lang, kind, detail): _document(capsys, path, lang, kind, detail)
+            for path, lang, kind, detail in wanted}
 
     def one(item):
         """(log, pages, source); a document that does not compile gives its TeX errors as the
@@ -81,15 +81,35 @@ def _compile_all(capsys) -> dict:
         return dict(pool.map(one, jobs.items()))
 
 
+class _Results(dict):
+    """The compiled documents by (name, language, kind, detail): the cases the session's
+    selected tests ask for compiled together at first, any other when it is first read (so that
+    `-k dk64` compiles the d_k = 64 documents alone)."""
+
+    def __init__(self, capsys, wanted: list[tuple]):
+        super().__init__(_compile(capsys, wanted))
+        self.capsys = capsys
+
+    def __missing__(self, key):
+        name, lang, kind, detail = key
+        path = next(p for p in SOURCES if _name(p) == name)
+        self.update(_compile(self.capsys, [(path, lang, kind, detail)]))
+        return self[key]
+
+
 _RESULTS: dict = {}  # filled by the first test that asks, shared by the rest of the module
 
 
 @pytest.fixture
-def results(capsys):
+def results(capsys, request):
     """The compiled documents (built once; the CLI's output is captured with capsys)."""
     if not _RESULTS:
-        _RESULTS.update(_compile_all(capsys))
-    return _RESULTS
+        selected = {tuple(item.callspec.params[k] for k in ("path", "lang", "kind", "detail"))
+                    for item in request.session.items
+                    if getattr(item, "callspec", None) and "detail" in item.callspec.params}
+        _RESULTS["all"] = _Results(capsys, [c for c in CASES if c in selected])
+    _RESULTS["all"].capsys = capsys
+    return _RESULTS["all"]
 
 
 CASES = [(path, lang, kind, detail) for path in SOURCES
@@ -104,6 +124,17 @@ def test_no_overfull_box(results, path, lang, kind, detail):
     overfull = re.findall(r"^Overfull \\hbox \(([\d.]+)pt too wide\)[^\n]*", log, re.M)
     assert overfull == []
     assert "Overfull \\vbox" not in log  # a display taller than the page runs off its foot
+
+
+EMPTY_PHRASES = (", ,", "with , gives", "with ,", "记，得", "，，", "，。")
+"""What a phrase with a missing value leaves: "Exponentiating each row, with , gives"."""
+
+
+@pytest.mark.parametrize("path, lang, kind, detail", CASES,
+                         ids=["-".join((_name(c[0]),) + c[1:]) for c in CASES])
+def test_no_empty_phrase(results, path, lang, kind, detail):
+    _, _, text = results[(_name(path), lang, kind, detail)]
+    assert [phrase for phrase in EMPTY_PHRASES if phrase in text] == []
 
 
 def test_example_2_fits_one_page_in_english_with_every_row_sum(results):

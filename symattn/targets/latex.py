@@ -25,7 +25,6 @@ class Headings:
     label: str | None = None
 
 _PROSE_ESCAPES = {"%": r"\%", "&": r"\&", "#": r"\#", "_": r"\_", "~": r"\textasciitilde{}"}
-CELL_CM = 1.3
 
 
 def _prose(text: str) -> str:
@@ -146,20 +145,30 @@ def block(b: Block, headings: Headings = Headings()) -> str:
 
 def heatmap(h: Heatmap) -> str:
     """A TikZ grid: each cell shaded by its weight, with the value and labels."""
-    lines = [r"\begin{center}", rf"\begin{{tikzpicture}}[x={CELL_CM:.1f}cm,y=-0.8cm]"]
+    scaled = f",scale={h.scale:.2f},transform shape" if h.scale < 1 else ""
+    lines = [r"\begin{center}",
+             rf"\begin{{tikzpicture}}[x={h.cell_cm:.1f}cm,y=-0.8cm{scaled}]"]
     for i, row in enumerate(h.percent):
         for j, pct in enumerate(row):
             ink = "white" if pct > 55 else "black"
             lines.append(rf"\filldraw[fill=blue!{pct}!white,draw=gray] ({j},{i}) rectangle "
                          rf"({j + 1},{i + 1});")
-            lines.append(rf"\node[text={ink},font=\footnotesize] at ({j + 0.5},{i + 0.5}) "
-                         rf"{{{h.cells[i][j]}}};")
+            lines.append(rf"\node[text={ink},font=\{h.font},align=center] at "
+                         rf"({j + 0.5},{i + 0.5}) {{{_label(h.cells[i][j], h.stacked)}}};")
     for i, label in enumerate(h.rows):
         lines.append(rf"\node[anchor=east,font=\footnotesize] at (0,{i + 0.5}) {{{escape_text(label)}}};")
     for j, label in enumerate(h.columns):
         lines.append(rf"\node[anchor=south,font=\footnotesize] at ({j + 0.5},0) {{{escape_text(label)}}};")
     lines += [r"\end{tikzpicture}", "", inline(h.caption), r"\end{center}"]
     return "\n".join(lines)
+
+
+def _label(cell: str, stacked: bool) -> str:
+    """A heatmap label in math; a × 10^{b} on two lines when the heatmap stacks its labels."""
+    if stacked and r" \times " in cell:
+        mantissa, power = cell.split(r" \times ", 1)
+        return rf"\({mantissa} \times\)\\\({power}\)"
+    return rf"\({cell}\)"
 
 
 SETTERS: dict[type, Callable[[Any, Headings], str]] = {
