@@ -104,9 +104,10 @@ _RESULTS: dict = {}  # filled by the first test that asks, shared by the rest of
 def results(capsys, request):
     """The compiled documents (built once; the CLI's output is captured with capsys)."""
     if not _RESULTS:
-        selected = {tuple(item.callspec.params[k] for k in ("path", "lang", "kind", "detail"))
-                    for item in request.session.items
-                    if getattr(item, "callspec", None) and "detail" in item.callspec.params}
+        keys = ("path", "lang", "kind", "detail")  # this module's selected cases (-k NAME)
+        selected = {tuple(item.callspec.params[k] for k in keys) for item in request.session.items
+                    if item.module is request.module and getattr(item, "callspec", None)
+                    and all(k in item.callspec.params for k in keys)}
         _RESULTS["all"] = _Results(capsys, [c for c in CASES if c in selected])
     _RESULTS["all"].capsys = capsys
     return _RESULTS["all"]
