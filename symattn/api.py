@@ -177,8 +177,15 @@ def weights_with_same_output(trace: Trace, row: int | None = None, *,
 
 def render_analysis(result: Sweep | Gradients | NonUniqueness, to: str = "markdown", *,
                     lang: str = "en", standalone: bool = False, image: str | None = None,
-                    digits: int = 60) -> str:
-    """Render a result; for gradients the mpmath finite-difference check runs first (at digits)."""
+                    digits: int = 60, width: str | float = "article", heading: str = "section",
+                    numbered: bool = False, label: str | None = None,
+                    preamble: bool = False) -> str:
+    """Render a result; for gradients the mpmath finite-difference check runs first (at digits).
+    Layout as for `render`: `width`, `heading`, `numbered`, `label`, `standalone`, `preamble`.
+
+    Raises:
+        OptionError: an option outside its vocabulary or range (a ValueError).
+    """
     from .analyses.gradient_check import check_gradients  # lazy: solve and check start without it
     from .analyses.results import Gradients, Sweep  # lazy: solve and check start without it
     from .targets.gradient import render_gradient  # lazy: solve and check start without it
@@ -187,10 +194,11 @@ def render_analysis(result: Sweep | Gradients | NonUniqueness, to: str = "markdo
     formats = ANALYSIS_FORMATS.get(type(result).__name__)
     if formats is None:
         raise TypeError(f"cannot render a {type(result).__name__}")
-    lang = settle(None, {"to": to, "lang": lang}, formats=formats).lang
+    s = settle(None, {"to": to, "lang": lang, "width": width, "heading": heading,
+                      "numbered": numbered, "label": label, "standalone": standalone,
+                      "preamble": preamble}, formats=formats)
     if isinstance(result, Sweep):
-        return render_sweep(result, to, lang, standalone=standalone, image=image)
+        return render_sweep(result, to, s.lang, page=s.page(), image=image)
     if isinstance(result, Gradients):
-        return render_gradient(result, check_gradients(result, digits), to, lang,
-                               standalone=standalone)
-    return render_nonunique(result, to, lang, standalone=standalone)
+        return render_gradient(result, check_gradients(result, digits), to, s.lang, page=s.page())
+    return render_nonunique(result, to, s.lang, page=s.page())

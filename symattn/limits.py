@@ -59,6 +59,7 @@ WORKER_MEMORY_BYTES = 4 * 2**30  # address space of a grading worker
 MAX_MISTAKE_ENTRIES = 4096  # n_q x n_k past which the classic mistakes are not diagnosed
 MISTAKE_CPU_SECONDS = 10.0  # CPU time one classic mistake may take; past it: no diagnosis
 LIMITS_CPU_SECONDS = 20.0  # CPU time SymPy's temperature limits may take; past it: refused
+GRADIENT_CPU_SECONDS = 30.0  # CPU time the exact gradients may take; past it: refused
 MAX_PROOF_TERMS = 20_000  # terms an equality proof may expand to; past it: undecided
 
 # Command line

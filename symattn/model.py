@@ -130,6 +130,7 @@ class Problem:
     gradient: Upstream | None = None  # the file's [gradient]
     decimals: bool = False  # the problem writes its numbers as decimals: show them so
     written: tuple[tuple[sp.Rational, str], ...] = ()  # decimals written with trailing zeros
+    batch: tuple[int, ...] = ()  # the batch axes X (or Q) was picked from by index: (2,)
     start: str = "Q"  # where the problem starts: Q and K, or given scores R, S or logits L
     given_d_k: int | None = None  # d_k stated with given scores (R: its 1/√d_k is the scale)
     mask_bias: sp.Expr | None = None  # masks add this large negative number, not -oo (-10^9)
@@ -240,6 +241,7 @@ class Facts:
     decimals: bool = False  # the problem is written in decimals: feedback shows values so
     columns: bool = False  # the matrices as a columns book shows them: a query's weights a column
     limits: dict[sp.Expr, sp.Expr] | None = None  # mask_bias: each value as with -oo masks
+    batch: tuple[int, ...] = ()  # a shape claim may also give these axes first: torch's (2, 6, 2)
 
     def sample_points(self) -> list[dict[sp.Symbol, sp.Expr]]:
         """Points where expressions in the declared symbols are compared (all positive)."""
@@ -332,7 +334,8 @@ class Trace:
             scalars["s"] = scalars["s"] if p.start in "QR" else 1 / sp.sqrt(p.key_dimension)
         shapes = stage_shapes(p.n_q, p.n_k, p.d_k, p.d_v)
         return Facts({name: shapes[name] for name in p.shown_stages}, scalars,
-                     {name: self.stage(name) for name in p.shown_stages}, p.symbols, p.decimals)
+                     {name: self.stage(name) for name in p.shown_stages}, p.symbols, p.decimals,
+                     batch=p.batch)
 
 
 @dataclass(frozen=True)
@@ -383,6 +386,7 @@ class MultiHeadTrace:
         for h, head in enumerate(self.heads, start=1):
             matrices.update({f"heads[{h}].{name}": head.stage(name) for name in STAGES})
         return Facts({name: m.shape for name, m in matrices.items()},
-                     {"n_q": sp.Integer(self.output.rows)}, matrices, self.problem.symbols)
+                     {"n_q": sp.Integer(self.output.rows)}, matrices, self.problem.symbols,
+                     batch=self.heads[0].problem.batch)
 
 

@@ -247,9 +247,9 @@ def test_cli_check_exit_0_on_every_worked_example(path, capsys):
      "[FAIL] shapes: O is (3, 3), expected (3, 2)"),
 ], ids=["weight", "output", "shape"])
 def test_cli_check_exit_1_on_a_corrupted_trace(example, capsys, monkeypatch, corrupt, line):
-    pipeline = importlib.import_module("symattn.cli.solve")  # the attend `symattn check` calls
-    real = pipeline.attend
-    monkeypatch.setattr(pipeline, "attend", lambda problem: corrupt(real(problem)))
+    pipeline = importlib.import_module("symattn.cli.solve")  # the attend_any `symattn check` calls
+    real = pipeline.attend_any
+    monkeypatch.setattr(pipeline, "attend_any", lambda problem: corrupt(real(problem)))
     assert cli.main(["check", str(example("02_causal_three_positions"))]) == 1
     captured = capsys.readouterr()
     assert line in captured.out

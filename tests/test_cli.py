@@ -105,7 +105,7 @@ def test_bad_file_names_file_key_and_column(capsys, tmp_path):
 def test_internal_errors_are_one_line_with_exit_3(capsys, example, monkeypatch):
     def broken(problem):
         raise RuntimeError("boom")
-    monkeypatch.setattr(importlib.import_module("symattn.cli.solve"), "attend", broken)
+    monkeypatch.setattr(importlib.import_module("symattn.cli.solve"), "attend_any", broken)
     code, _, err = run(capsys, "solve", str(example("03_uniform_weights")))
     assert code == 3
     assert err == "error: internal error, please report: RuntimeError: boom\n"

@@ -156,6 +156,8 @@ CELLS += [("verify", ["--answers", "{wrong}", "--format", to, "--lang", lang])
           for to in ("text", "json") for lang in ("en", "zh")]
 CELLS += [("grade", ["--submissions", "{csv}", "--lang", "zh", "-q"]),
           ("mistakes", ["--format", "json"]), ("mistakes", ["--lang", "zh"]),
+          ("mistakes", ["--format", "latex", "--width", "book"]),
+          ("mistakes", ["--format", "markdown", "--lang", "zh"]),
           ("limits", []), ("limits", ["--format", "latex", "--lang", "zh"]),
           ("sweep", ["--format", "markdown"]), ("gradient", ["--loss", "sum"]), ("nonunique", ["--lang", "zh"]),
           ("page", ["--lang", "zh"]), ("problemset", ["--format", "markdown"])]
@@ -262,6 +264,33 @@ def test_an_option_changes_the_derivation(kind, one, other, files, capsys):
         assert main(["solve", str(files[kind]), "--format", "latex", *options]) == 0
         texts.append(capsys.readouterr().out)
     assert texts[0] != texts[1]
+
+
+EIGHT = EXAMPLES.parent / "tests" / "wide" / "eight_causal.toml"
+ANALYSIS_COMMANDS = [("gradient", EIGHT, ["--loss", "sum"]), ("nonunique", EIGHT, []),
+                     ("limits", EIGHT, []), ("mistakes", EIGHT, []),
+                     ("sweep", EXAMPLES / "09_parameter_sweep" / "problem.toml", [])]
+LAYOUT_CHANGES = [(["--numbered"], []), (["--heading-level", "subsection"], []),
+                  (["--label-prefix", "an:x"], []), (["--width", "200pt"], ["--width", "600pt"]),
+                  (["--standalone"], []), (["--preamble"], [])]
+
+
+@pytest.mark.parametrize("command, path, extra", ANALYSIS_COMMANDS,
+                         ids=[c for c, _, _ in ANALYSIS_COMMANDS])
+def test_layout_options_reach_every_analysis(command, path, extra, capsys):
+    """solve's layout options, settled by jobs.settle, change every analysis document; a bad
+    width is one line and exit 2."""
+    for one, other in LAYOUT_CHANGES:
+        texts = []
+        for options in (one, other):
+            assert main([command, str(path), "--format", "latex", *extra, *options]) == 0
+            texts.append(capsys.readouterr().out)
+        assert texts[0] != texts[1], (command, one)
+    assert main([command, str(path), "--format", "latex", "--width", "1cm", *extra]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and "width '1cm'" in err and err.count("\n") == 1, err
+    assert main([command, str(path), "--format", "text", "--preamble", *extra]) == 2
+    assert capsys.readouterr().err == "error: --preamble goes with --format latex\n"
 
 
 def test_the_files_language_is_every_commands_default(files, capsys):

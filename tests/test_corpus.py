@@ -109,23 +109,9 @@ def _answer_files(item: Path, tmp_path: Path) -> dict[str, Path]:
     return files
 
 
-DISAGREEMENTS = {
-    # (problem id, answers file, key) -> the verdict symattn gives instead of expected.json's.
-    # A value problem holds one batch element: symattn keeps no batch axes of its inputs (X
-    # picked from a (2, 6, 3) batch by index) and compares a shape claim with the element's
-    # own 6x2 only, so the book's torch.Size([2, 6, 2]) of the whole batch is "wrong" there,
-    # and a shape claim takes no index. independent.py accepts the batch's shape as well.
-    ("43_raschka_batched_causal_and_mha/causal0", "causal0.published.toml", "shape(O)"): "wrong",
-    ("43_raschka_batched_causal_and_mha/wrapper0", "wrapper0.published.toml", "shape(O)"): "wrong",
-    ("43_raschka_batched_causal_and_mha/mha0", "mha0.published.toml", "shape(O)"): "wrong",
-}
-
-
 @pytest.mark.parametrize("item", ITEMS, ids=IDS)
 def test_verify_gives_each_published_claim_its_verdict(item, tmp_path):
-    """Each claim the verdict expected.json gives it; a listed disagreement the verdict symattn
-    gives instead, asserted so that the list is mended when symattn changes."""
-    item_id = IDS[ITEMS.index(item)]
+    """Each claim the verdict expected.json gives it."""
     claims = expected(item)["claims"]
     judged = 0
     for name, path in _answer_files(item, tmp_path).items():
@@ -136,7 +122,6 @@ def test_verify_gives_each_published_claim_its_verdict(item, tmp_path):
         for claim in claims:
             key = claim["key"].replace("head[", "heads[")
             if claim["file"] == name and key in verdicts:
-                wanted = DISAGREEMENTS.get((item_id, name, key), claim["verdict"])
-                assert verdicts[key] == wanted, (name, key, claim["why"])
+                assert verdicts[key] == claim["verdict"], (name, key, claim["why"])
                 judged += 1
     assert judged == sum(c["key"] not in UNADDRESSED for c in claims)

@@ -279,3 +279,15 @@ def test_python_api():
     assert md.split("\n\n", 1)[1].startswith("# 反向传播计算梯度") and "中心差分" in md
     with pytest.raises(ValueError, match="unknown format 'svg'"):
         render_analysis(g, "svg")
+
+
+def test_exact_gradients_that_grow_past_their_budget_are_refused_in_one_line(monkeypatch, capsys):
+    """Raschka's 4-digit random weights (corpus 33, 6 tokens): the exact dX ran 486 s of CPU;
+    past GRADIENT_CPU_SECONDS (here shortened to 1 s) the command exits 2 saying why."""
+    from symattn import cli
+    from symattn.analyses import gradient
+    monkeypatch.setattr(gradient, "GRADIENT_CPU_SECONDS", 1.0)
+    path = ROOT / "tests" / "corpus" / "33_raschka_trainable_weights_v1" / "problem.toml"
+    assert cli.main(["gradient", str(path), "--loss", "sum"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "took more than 1 s of CPU time" in err and str(path) in err

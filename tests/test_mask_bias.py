@@ -113,10 +113,11 @@ def test_the_derivation_shows_the_masks_and_the_small_name(lang, trace):
     assert "Overfull" not in log
 
 
-def test_the_heatmap_writes_a_tiny_weight_as_0_plus(trace):
-    """e^(-10^9)-small weights are no 0, and their scientific form does not fit a cell."""
-    assert "{0+}" in symattn.render(trace, "markdown", figure=True)
-    assert "{0+};" in symattn.render(trace, "latex", figure=True)
+def test_the_heatmap_writes_a_tiny_weight_as_the_text_does(trace):
+    """e^(-10^9)-small weights are no 0: the heatmap writes them as A ≈ […] does, in cells
+    wide enough for the label (tests/test_print_ready.py measures them)."""
+    assert r"{$3.7 \times 10^{-434294482}$}" in symattn.render(trace, "markdown", figure=True)
+    assert r"{\(3.7 \times 10^{-434294482}\)};" in symattn.render(trace, "latex", figure=True)
 
 
 def test_text_and_json_say_what_the_masks_add(trace):

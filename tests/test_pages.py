@@ -1,8 +1,11 @@
 """Derivations on paper: every worked example and the wide cases, English (pdfLaTeX) and Chinese
 (XeLaTeX), as a standalone article and as a fragment \\input into a book with only the lines
 `--preamble` prints, compile with zero overfull boxes (none too wide, none too high, a matrix
-taller than a page included), and so do the published exercises of tests/corpus; the lesson's
-Example 2 fits one page."""
+taller than a page included), and so do the published exercises of tests/corpus; no phrase is
+left with an empty value (", ,", "with , gives", "记，得"); the lesson's Example 2 fits one page.
+So does every analysis document (gradient, limits, sweep, nonunique, mistakes, problemset) of
+the worked examples and of the wide cases, its Chinese title from title_zh. `-k NAME` compiles
+the selected cases alone."""
 
 from __future__ import annotations
 
@@ -16,6 +19,8 @@ from clients import compile_tex
 from conftest import MULTI_HEAD, ROOT, SHAPE_ONLY, VALUE_EXAMPLES
 
 from symattn import cli
+from symattn.exercises.generator import KINDS as SET_KINDS
+from symattn.exercises.generator import Settings, generate, write_problems
 
 WIDE = sorted((ROOT / "tests" / "wide").glob("*.toml"))
 TALL = sorted((ROOT / "tests" / "tall").glob("*.toml"))
@@ -54,12 +59,11 @@ def _document(capsys, path, lang: str, kind: str, detail: str) -> str:
             f"Text before the example.\n\n{fragment}\n\\end{{document}}\n")
 
 
-def _compile_all(capsys) -> dict:
-    """Every (source, language, kind) compiled once, two at a time: its log, pages and source."""
-    jobs = {}
-    for path in SOURCES:
-        for lang, kind, detail in itertools.product(("en", "zh"), KINDS, DETAILS[path]):
-            jobs[(_name(path), lang, kind, detail)] = _document(capsys, path, lang, kind, detail)
+def _compile(capsys, wanted: list[tuple]) -> dict:
+    """Each wanted (path, language, kind, detail) compiled once, two at a time: its log, pages
+    and source, by (name, language, kind, detail)."""
+    jobs = {(_name(path), lang, kind, detail): _document(capsys, path, lang, kind, detail)
+            for path, lang, kind, detail in wanted}
 
     def one(item):
         """(log, pages, source); a document that does not compile gives its TeX errors as the
@@ -77,15 +81,36 @@ def _compile_all(capsys) -> dict:
         return dict(pool.map(one, jobs.items()))
 
 
+class _Results(dict):
+    """The compiled documents by (name, language, kind, detail): the cases the session's
+    selected tests ask for compiled together at first, any other when it is first read (so that
+    `-k dk64` compiles the d_k = 64 documents alone)."""
+
+    def __init__(self, capsys, wanted: list[tuple]):
+        super().__init__(_compile(capsys, wanted))
+        self.capsys = capsys
+
+    def __missing__(self, key):
+        name, lang, kind, detail = key
+        path = next(p for p in SOURCES if _name(p) == name)
+        self.update(_compile(self.capsys, [(path, lang, kind, detail)]))
+        return self[key]
+
+
 _RESULTS: dict = {}  # filled by the first test that asks, shared by the rest of the module
 
 
 @pytest.fixture
-def results(capsys):
+def results(capsys, request):
     """The compiled documents (built once; the CLI's output is captured with capsys)."""
     if not _RESULTS:
-        _RESULTS.update(_compile_all(capsys))
-    return _RESULTS
+        keys = ("path", "lang", "kind", "detail")  # this module's selected cases (-k NAME)
+        selected = {tuple(item.callspec.params[k] for k in keys) for item in request.session.items
+                    if item.module is request.module and getattr(item, "callspec", None)
+                    and all(k in item.callspec.params for k in keys)}
+        _RESULTS["all"] = _Results(capsys, [c for c in CASES if c in selected])
+    _RESULTS["all"].capsys = capsys
+    return _RESULTS["all"]
 
 
 CASES = [(path, lang, kind, detail) for path in SOURCES
@@ -102,7 +127,122 @@ def test_no_overfull_box(results, path, lang, kind, detail):
     assert "Overfull \\vbox" not in log  # a display taller than the page runs off its foot
 
 
+EMPTY_PHRASES = (", ,", "with , gives", "with ,", "记，得", "，，", "，。")
+"""What a phrase with a missing value leaves: "Exponentiating each row, with , gives"."""
+
+
+@pytest.mark.parametrize("path, lang, kind, detail", CASES,
+                         ids=["-".join((_name(c[0]),) + c[1:]) for c in CASES])
+def test_no_empty_phrase(results, path, lang, kind, detail):
+    _, _, text = results[(_name(path), lang, kind, detail)]
+    assert [phrase for phrase in EMPTY_PHRASES if phrase in text] == []
+
+
 def test_example_2_fits_one_page_in_english_with_every_row_sum(results):
     _, pages, text = results[("02_causal_three_positions", "en", "article", "textbook")]
     assert pages == 1
     assert r"with sums \(1\), \(10\) and \(6\)" in text
+
+
+EXAMPLES = ROOT / "worked_examples"
+EIGHT = ROOT / "tests" / "wide" / "eight_causal.toml"
+ANALYSES = {
+    "gradient-10": ["gradient", EXAMPLES / "10_gradient" / "problem.toml"],
+    "gradient-eight": ["gradient", EIGHT, "--loss", "sum"],
+    "sweep-09": ["sweep", EXAMPLES / "09_parameter_sweep" / "problem.toml"],
+    "nonunique-08": ["nonunique", EXAMPLES / "08_same_output_different_weights" / "problem.toml"],
+    "nonunique-eight": ["nonunique", EIGHT],
+    "limits-05": ["limits", FIVE],
+    "limits-14": ["limits", EXAMPLES / "14_symbolic_temperature" / "problem.toml"],
+    "mistakes-05": ["mistakes", FIVE],
+    "mistakes-12": ["mistakes", EXAMPLES / "12_two_heads" / "problem.toml"],
+    "problemset": ["problemset", None],  # a generated set of one problem of each single-head kind
+}
+"""Each analysis document kind on a worked example, and on the eight-token case where its
+displays are widest (before they were fitted: gradient 1223 pt and nonunique 28 boxes too wide,
+limits of example 05 1185 pt, the sweep 19 boxes in a book)."""
+EMPTY = (", ,", "with , gives", "记，得", "，，", "、、", "（）")
+"""What a phrase with an empty value leaves behind."""
+
+
+def _analysis(capsys, argv: list[str], lang: str, kind: str) -> str:
+    """The standalone article, or a book holding the fragment as a numbered section with labels
+    and only the --preamble lines, as _document does for solve."""
+    def run(*extra: str) -> str:
+        assert cli.main([*argv, "--format", "latex", "--lang", lang, *extra]) == 0
+        return capsys.readouterr().out
+    if kind == "article":
+        return run("--standalone")
+    fragment = run("--heading-level", "section", "--numbered", "--label-prefix", "an:one")
+    book = "ctexbook" if lang == "zh" else "book"
+    return (f"\\documentclass{{{book}}}\n{run('--preamble')}\\begin{{document}}\n"
+            f"\\chapter{{Attention}}\nText before the analysis.\n\n{fragment}\n\\end{{document}}\n")
+
+
+_ANALYSED: dict = {}  # filled by the first test that asks, shared by the rest of the module
+
+
+@pytest.fixture
+def analysed(capsys, tmp_path_factory):
+    """Every analysis document compiled once, two at a time: (log, pages, source)."""
+    if not _ANALYSED:
+        folder = tmp_path_factory.mktemp("set")
+        write_problems([p for k in SET_KINDS if k != "multihead"
+                        for p in generate(Settings(kind=k), 1, seed=11)], folder)
+        jobs = {}
+        for name, (command, path, *extra) in ANALYSES.items():
+            argv = [command, str(path or folder), *extra]
+            for lang, kind in itertools.product(("en", "zh"), KINDS):
+                jobs[(name, lang, kind)] = _analysis(capsys, argv, lang, kind)
+
+        def one(item):
+            (name, lang, kind), text = item
+            try:
+                pdf = compile_tex(text, lang, name=f"{name}-{lang}-{kind}")
+            except AssertionError as error:
+                return (name, lang, kind), (f"did not compile:\n{error}", 0, text)
+            log = pdf.with_suffix(".log").read_text(encoding="utf-8", errors="replace")
+            info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True,
+                                  check=True)
+            return (name, lang, kind), (log, int(re.search(r"Pages:\s+(\d+)", info.stdout).group(1)),
+                                        text)
+        with ThreadPoolExecutor(2) as pool:
+            _ANALYSED.update(pool.map(one, jobs.items()))
+    return _ANALYSED
+
+
+ANALYSIS_CASES = [(name, lang, kind) for name in ANALYSES
+                  for lang, kind in itertools.product(("en", "zh"), KINDS)]
+
+
+@pytest.mark.parametrize("name, lang, kind", ANALYSIS_CASES,
+                         ids=["-".join(case) for case in ANALYSIS_CASES])
+def test_analysis_has_no_overfull_box_and_no_empty_phrase(analysed, name, lang, kind):
+    log, pages, text = analysed[(name, lang, kind)]
+    assert pages > 0, log
+    assert re.findall(r"^Overfull \\hbox \(([\d.]+)pt too wide\)[^\n]*", log, re.M) == []
+    assert "Overfull \\vbox" not in log
+    assert [gap for gap in EMPTY if gap in text] == []
+    if kind == "article":
+        assert "geometry" not in text  # the class's margins: overflow shows as it would in print
+
+
+def test_chinese_analyses_carry_the_chinese_title(analysed):
+    for name in ("gradient-10", "sweep-09", "nonunique-08", "limits-05", "mistakes-05"):
+        _, _, text = analysed[(name, "zh", "article")]
+        command, path = ANALYSES[name][:2]
+        title = re.search(r'^title_zh = "(.*)"', path.read_text(encoding="utf-8"), re.M).group(1)
+        english = re.search(r'^title = "(.*)"', path.read_text(encoding="utf-8"), re.M).group(1)
+        assert title in text and english not in text, name
+
+
+def test_limits_count_their_keys_in_words_and_name_nothing_unused(analysed):
+    _, _, en = analysed[("limits-05", "en", "article")]
+    assert "each of these 1 keys" not in en and "1/1" not in en and "G_{" not in en
+    assert (r"\item Row 1: the largest logit is at 模型 alone, which gets all the weight, 1, in "
+            r"the cold limit; it is the only key the row reads, so it keeps weight 1 in the hot "
+            r"limit too.") in en
+    assert r"each of the 5 keys the row reads gets \(1/5\) in the hot limit." in en
+    _, _, zh = analysed[("limits-05", "zh", "article")]
+    assert "第 5 行：最大 logit 只在 分配，低温极限下它得到全部权重 1；高温极限下该行可读取的 5 个 key 各得 " \
+        r"\(1/5\)。" in zh

@@ -98,7 +98,7 @@ def test_without_a_rule_they_are_wrong_and_said_to_agree_to_float32():
             "(3e-8 relative)") in text
     assert "no classic mistake" not in text and "must be the exact value" not in text
     zh = render_verification_text(report, "zh")
-    assert "7 个不正确的条目都与精确值在 float32 精度内一致；在 [grading] 中设 rule = \"float32\" 即可接受" in zh
+    assert "判为错误的 7 个条目都与精确值在 float32 精度内一致；在 [grading] 中设 rule = \"float32\" 即可接受" in zh
     assert "(相对误差 3e-8)" in zh
 
 

@@ -175,3 +175,15 @@ def test_a_claim_thousands_of_brackets_deep_is_invalid_not_an_internal_error(tmp
                     encoding="utf-8")
     assert main(["verify", str(path)]) == 1
     assert "a value of more than 8 axes" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("claimed, status", [("torch.Size([2, 2, 1])", "correct"), ("2x1", "correct"),
+                                             ("torch.Size([3, 2, 1])", "wrong"), ("1x2", "wrong")])
+def test_a_shape_claim_may_give_the_batch_the_inputs_were_picked_from(claimed, status):
+    """Q is x[1] of a batch of two: the book prints the batch's output shape, torch.Size([2, 2, 1])."""
+    from symattn.answers.verify import verify
+    problem = symattn.parse_problem(
+        "[input]\nQ = {value = [[[9, 9], [9, 9]], [[1, 0], [0, 1]]], index = [1]}\n"
+        f"K = [[1, 0], [0, 1]]\nV = [[1], [2]]\n[answers]\n\"shape(O)\" = \"{claimed}\"\n")
+    assert problem.batch == (2,)
+    assert [v.status for v in verify(problem).verdicts] == [status]

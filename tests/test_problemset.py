@@ -27,7 +27,7 @@ def documents(twenty, tmp_path_factory):
     for lang in ("en", "zh"):
         for suffix, jobs in ((".tex", "3"), (".md", "1")):
             target = out / f"set.{lang}{suffix}"
-            assert main(["problemset", str(twenty), "--lang", lang, "--jobs", jobs,
+            assert main(["problemset", str(twenty), "--lang", lang, "--jobs", jobs, "--standalone",
                          "-o", str(target)]) == 0
             texts[lang + suffix] = target.read_text(encoding="utf-8")
     return texts

@@ -229,11 +229,14 @@ def test_svg_is_well_formed_with_one_line_per_curve():
     assert len(lines[0].get("points").split()) == 9
 
 
-def test_fragment_names_its_packages_and_has_no_preamble(course):
+def test_fragment_has_no_preamble_and_the_preamble_names_its_packages(course):
+    from symattn.targets.emit import Page
     from symattn.targets.sweep import render_sweep
     tex = render_sweep(course, "latex")
-    assert tex.startswith("% This fragment needs amsmath, amssymb and pgfplots.")
+    assert tex.startswith(r"\section*{Parameter experiment}")
     assert r"\documentclass" not in tex and r"\usepackage" not in tex
+    assert render_sweep(course, "latex", page=Page(preamble=True)).splitlines() == [
+        r"\usepackage{amsmath,amssymb}", r"\usepackage{pgfplots}", r"\pgfplotsset{compat=1.17}"]
 
 
 def test_cli_sweep(capsys):

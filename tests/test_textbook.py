@@ -383,10 +383,18 @@ def test_a_single_query_is_the_row_not_each_row(lang, singular, plural):
     assert not any(phrase in body for phrase in plural)
 
 
-def test_a_mask_holding_a_bias_says_so():
+def test_a_bias_stands_beside_q_k_v_and_m_holds_only_the_mask():
+    """Example 06: B is an input of its own, M holds only 0 and −∞, and L = S + M + B."""
     text = _solve_latex(EXAMPLES / "06_cross_attention_padding" / "problem.toml")
-    assert r"The mask, with the bias \(B\) as its finite entries, is:" in text
-    assert "it hides a score even though it is larger than every score its row may read" in text
+    inputs = text.split("scaled scores are", 1)[0]
+    assert r"B = \left[\begin{array}{cccc} \ln 2 & 0 & 0 & 0 \\ 0 & 0 & 0 & 0 \end{array}\right]." \
+        in inputs
+    assert r"M = \left[\begin{array}{cccc} 0 & 0 & 0 & -\infty \\ 0 & 0 & 0 & -\infty \end{array}" \
+        r"\right]" in text
+    assert r"the logits \(L = S + M + B\) are, row by row," in text
+    assert "a masked score is removed however large it is, even one larger than every score its " \
+        r"row may read: \(S_{1,4} + M_{1,4} = 5 + (-\infty) = -\infty\)" in text
+    assert "it hides a score even though" not in text
 
 
 def test_parentheses_in_a_markdown_title_stay_text():

@@ -15,6 +15,7 @@ sys.path.insert(0, str(ROOT))
 
 from symattn import attend, load_problem  # noqa: E402
 from symattn.model import Problem  # noqa: E402
+from symattn.targets.emit import Page  # noqa: E402
 
 NONUNIQUE = {"08_same_output_different_weights"}
 LANGS = ("en", "zh")
@@ -41,7 +42,7 @@ def _sweep(problem: Problem) -> dict[str, str]:
     from symattn.targets.sweep import render_sweep
 
     result = sweep(problem)
-    out = {f"sweep.{lang}.{suffix}": render_sweep(result, to, lang, standalone=to == "latex",
+    out = {f"sweep.{lang}.{suffix}": render_sweep(result, to, lang, page=Page(standalone=to == "latex"),
                                                   image="sweep.svg")
            for lang in LANGS for suffix, to in FORMATS}
     out["sweep.svg"] = render_sweep(result, "svg", "en")
@@ -56,7 +57,7 @@ def _gradient(problem: Problem) -> dict[str, str]:
     result = gradients(attend(problem))
     check = check_gradients(result)
     return {f"gradient.{lang}.{suffix}": render_gradient(result, check, to, lang,
-                                                         standalone=to == "latex")
+                                                         page=Page(standalone=to == "latex"))
             for lang in LANGS for suffix, to in FORMATS}
 
 
@@ -66,7 +67,7 @@ def _nonunique(problem: Problem) -> dict[str, str]:
 
     result = nonunique(attend(problem))
     return {f"nonunique.{lang}.{suffix}": render_nonunique(result, to, lang,
-                                                           standalone=to == "latex")
+                                                           page=Page(standalone=to == "latex"))
             for lang in LANGS for suffix, to in FORMATS}
 
 

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import sympy as sp
 
+from ..answers.budget import OverBudget, cpu_budget
 from ..errors import InputError
+from ..limits import GRADIENT_CPU_SECONDS
 from ..exact.tidy import fraction_sum, tidy
 from ..model import Projections, Trace, Upstream
 from ..numeric import decimal_string
@@ -34,12 +36,23 @@ def gradients(trace: Trace, upstream: Upstream | None = None, *, places: int = 4
     if upstream is None:
         raise InputError('the problem has no [gradient] table (loss = "sum" or dO = [[...]], '
                          "one row per query)", source=trace.problem.source, key="gradient")
-    p, A, dO = trace.problem, trace.A, upstream.dO
+    p, dO = trace.problem, upstream.dO
     shown = (row - 1) if row is not None else upstream.row if upstream.row is not None else p.n_q - 1
     if not 0 <= shown < p.n_q:
         raise InputError(f"row must be from 1 to {p.n_q}", source=p.source, key="gradient.row")
     if dO.shape != (p.n_q, p.d_v):
         raise InputError(f"dO must be {p.n_q}x{p.d_v}", source=p.source, key="gradient.dO")
+    try:
+        with cpu_budget(GRADIENT_CPU_SECONDS):
+            return _backward(trace, upstream, places, shown)
+    except OverBudget:  # exact gradients of many long decimals grow past any page (corpus 33)
+        raise InputError(f"the exact gradients took more than {GRADIENT_CPU_SECONDS:g} s of CPU "
+                         "time; give shorter entries or fewer tokens", source=p.source) from None
+
+
+def _backward(trace: Trace, upstream: Upstream, places: int, shown: int) -> Gradients:
+    """Every gradient exactly, and the decimals the documents show."""
+    p, A, dO = trace.problem, trace.A, upstream.dO
     dV = _product(A.T, dO)
     dA = _product(dO, p.V.T)
     means, dL = softmax_backward(trace, dA)

@@ -13,42 +13,41 @@ from ..analyses.parameters import parameter_report
 from ..analyses.sweep import sweep
 from ..errors import InputError
 from ..exact.attention import attend
+from ..jobs import Settings, refuse_kind, settle
 from ..model import Problem, Upstream
-from ..targets import latex, markdown
-from ..documents.limits import limit_blocks
-from ..printing.printer import needs_cjk
 from ..targets.gradient import render_gradient
-from ..targets.limits import limits_text
+from ..targets.limits import render_limits
 from ..targets.nonunique import render_nonunique
 from ..targets.sweep import render_sweep
-from ..jobs import refuse_kind, settle
+from .arguments import given
 from .loading import load
 from .output import EXIT_FAILED, EXIT_OK, write
 
+FORMATS = {"sweep": ("text", "json", "latex", "markdown", "svg"),
+           "limits": ("text", "latex", "markdown")}
+"""The formats of a command that writes other than text, JSON, LaTeX and Markdown."""
+
 
 def run(args: argparse.Namespace) -> int:
-    """Load the problem, compute, render in the format asked for, write; the exit code."""
+    """Load the problem, settle the options once, compute, render, write; the exit code."""
     problem = load(args)
     refuse_kind(problem, args.command)
     assert isinstance(problem, Problem)  # refuse_kind lets only single-head problems through
-    s = settle(problem, {"lang": args.lang, "places": getattr(args, "places", None),
-                         "row": getattr(args, "row", None)}, flags=True)
-    if args.command == "limits":
-        return _limits(problem, args, s.lang)
-    compute = {"sweep": _sweep, "gradient": _gradient, "nonunique": _nonunique}[args.command]
-    text, code = compute(problem, args, s.lang, s.places)
+    s = settle(problem, given(args, "lang", "places", "row"), flags=True,
+               formats=FORMATS.get(args.command, ("text", "json", "latex", "markdown")))
+    compute = {"sweep": _sweep, "gradient": _gradient, "nonunique": _nonunique,
+               "limits": _limits}[args.command]
+    text, code = compute(problem, args, s)
     write(text, args)
     return code
 
 
-def _sweep(problem: Problem, args: argparse.Namespace, lang: str, places: int) -> tuple[str, int]:
-    result = sweep(problem, row=args.row, places=places)
-    return render_sweep(result, args.format, lang, standalone=args.standalone,
-                        image=args.image), EXIT_OK
+def _sweep(problem: Problem, args: argparse.Namespace, s: Settings) -> tuple[str, int]:
+    result = sweep(problem, row=args.row, places=s.places)
+    return render_sweep(result, s.to, s.lang, page=s.page(), image=args.image), EXIT_OK
 
 
-def _gradient(problem: Problem, args: argparse.Namespace, lang: str,
-              places: int) -> tuple[str, int]:
+def _gradient(problem: Problem, args: argparse.Namespace, s: Settings) -> tuple[str, int]:
     if not 20 <= args.digits <= 200:
         raise InputError("--digits must be from 20 to 200")
     trace = attend(problem)
@@ -56,31 +55,18 @@ def _gradient(problem: Problem, args: argparse.Namespace, lang: str,
     if args.loss == "sum":
         row = problem.gradient.row if problem.gradient is not None else None
         upstream = Upstream(sp.ImmutableMatrix.ones(problem.n_q, problem.d_v), "sum", row)
-    result = gradients(trace, upstream, places=places, row=args.row)
+    result = gradients(trace, upstream, places=s.places, row=args.row)
     check = check_gradients(result, args.digits)
-    text = render_gradient(result, check, args.format, lang, standalone=args.standalone)
+    text = render_gradient(result, check, s.to, s.lang, page=s.page())
     return text, EXIT_OK if check.passed else EXIT_FAILED
 
 
-def _nonunique(problem: Problem, args: argparse.Namespace, lang: str,
-               places: int) -> tuple[str, int]:
-    result = nonunique(attend(problem), args.row, places=places)
-    return render_nonunique(result, args.format, lang, standalone=args.standalone), EXIT_OK
+def _nonunique(problem: Problem, args: argparse.Namespace, s: Settings) -> tuple[str, int]:
+    result = nonunique(attend(problem), args.row, places=s.places)
+    return render_nonunique(result, s.to, s.lang, page=s.page()), EXIT_OK
 
 
-def _limits(problem: Problem, args: argparse.Namespace, lang: str) -> int:
+def _limits(problem: Problem, args: argparse.Namespace, s: Settings) -> tuple[str, int]:
     """Temperature limits and ∂A/∂x, as text or as a derivation."""
     report = parameter_report(attend(problem), args.derivative)
-    if args.format == "text":
-        text = limits_text(report)
-    else:
-        blocks = limit_blocks(report, lang)
-        if args.format == "markdown":
-            text = markdown.document(blocks)
-        elif args.standalone:
-            labels = "".join((problem.title or "",) + problem.row_labels + problem.column_labels)
-            text = latex.document(blocks, lang, needs_cjk(labels))
-        else:
-            text = latex.fragment(blocks)
-    write(text, args)
-    return EXIT_OK
+    return render_limits(report, s.to, s.lang, page=s.page()), EXIT_OK

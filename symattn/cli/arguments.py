@@ -5,11 +5,9 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..vocabulary import DETAIL_CHOICES, FORMATS, HEADINGS, LANGUAGES
+from ..vocabulary import DETAIL_CHOICES, DOCUMENT_FORMATS, FORMATS, HEADINGS, LANGUAGES
 from .output import UsageError
 from .version import Version
-
-DOCUMENT_FORMATS = FORMATS
 
 
 class Parser(argparse.ArgumentParser):
@@ -34,21 +32,11 @@ def build_parser() -> argparse.ArgumentParser:
                        help="summary: the stages' results; textbook (default): every stage "
                             "with its reason, as a course's worked example; full: textbook and "
                             "every row step by step; standard: the old name of textbook")
-    solve.add_argument("--width", help="text width for laying out displays: article, book, a "
-                                       "length (12cm, 400pt) or characters (70); default article")
-    solve.add_argument("--heading-level", choices=HEADINGS,
-                       help="sectioning command of the title (default section)")
-    solve.add_argument("--numbered", action="store_true", help="numbered headings")
-    solve.add_argument("--label-prefix", help="\\label the title with this, parts with "
-                                               "PREFIX:checks, ... (LaTeX)")
-    solve.add_argument("--preamble", action="store_true",
-                       help="print the \\usepackage lines the LaTeX fragment needs, and nothing else")
+    layout(solve)
     solve.add_argument("--row", type=int, help="the query row written out (1-based; default last)")
     solve.add_argument("--places", type=int, help="decimal places shown (default 4)")
     solve.add_argument("--figure", action="store_const", const=True,
                        help="add a heatmap of the weights A")
-    solve.add_argument("--standalone", action="store_true",
-                       help="a complete LaTeX document instead of a fragment for \\input")
     solve.add_argument("--digits", type=int,
                        help="mpmath digits of the cross-check closing a derivation")
     solve.add_argument("-o", "--output", help="write here instead of standard output")
@@ -86,7 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="differentiate A by tau (default) or a declared symbol")
     limits.add_argument("--format", choices=("text", "latex", "markdown"), default="text")
     limits.add_argument("--lang", choices=LANGUAGES)
-    limits.add_argument("--standalone", action="store_true")
+    layout(limits)
     limits.add_argument("-o", "--output", help="write here instead of standard output")
     for command in (solve, check, verify, limits, *analyses):
         command.add_argument("--subs", action="append", default=[], metavar="NAME=VALUE",
@@ -99,19 +87,19 @@ def _add_analyses(commands: Any) -> tuple[argparse.ArgumentParser, ...]:
     values)."""
     sweep = commands.add_parser("sweep", help="the problem's [sweep]: weights, output, entropy "
                                 "and maximum weight at every point, with a plot")
-    _common(sweep, DOCUMENT_FORMATS + ("svg",))
+    _common(sweep, FORMATS + ("svg",))
     sweep.add_argument("--image", metavar="FILE",
                        help="markdown: show the plot from this SVG (write it with --format svg)")
     gradient = commands.add_parser("gradient", help="exact gradients by backpropagation, "
                                    "cross-checked by mpmath differences")
-    _common(gradient, DOCUMENT_FORMATS)
+    _common(gradient, FORMATS)
     gradient.add_argument("--loss", choices=("sum",),
                           help="start from the sum of O's entries (else the file's [gradient])")
     gradient.add_argument("--digits", type=int, default=60,
                           help="mpmath digits of the finite-difference check (default 60)")
     nonunique = commands.add_parser("nonunique", help="all weights on the simplex that give "
                                     "the same output, exactly")
-    _common(nonunique, DOCUMENT_FORMATS)
+    _common(nonunique, FORMATS)
     return gradient, nonunique
 
 
@@ -121,8 +109,7 @@ def _common(parser: argparse.ArgumentParser, formats: tuple[str, ...]) -> None:
     parser.add_argument("--lang", choices=LANGUAGES, help="language of latex and markdown")
     parser.add_argument("--row", type=int, help="one query row (1-based)")
     parser.add_argument("--places", type=int, help="decimal places shown (default 4)")
-    parser.add_argument("--standalone", action="store_true",
-                        help="a complete LaTeX document instead of a fragment for \\input")
+    layout(parser)
     parser.add_argument("-o", "--output", help="write here instead of standard output")
 
 
@@ -152,12 +139,44 @@ def _add_exercises(commands: Any) -> None:
     problemset.add_argument("--format", choices=("latex", "markdown"),
                             help="default: from the output name (.md: markdown), else latex")
     problemset.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    layout(problemset)
     _quiet(problemset)
     problemset.add_argument("-o", "--output", help="write here instead of standard output")
     mistakes = commands.add_parser("mistakes", help="the result each classic mistake gives")
     mistakes.add_argument("file", help="problem file (TOML)")
-    mistakes.add_argument("--format", choices=("text", "json"), default="text")
+    mistakes.add_argument("--format", choices=("text", "json") + DOCUMENT_FORMATS, default="text")
     mistakes.add_argument("--lang", choices=LANGUAGES)
+    mistakes.add_argument("--places", type=int, help="decimal places shown (default 4)")
+    layout(mistakes)
+    mistakes.add_argument("-o", "--output", help="write here instead of standard output")
+
+
+LAYOUT = ("width", "heading_level", "numbered", "label_prefix", "standalone", "preamble")
+"""The document options every command that writes LaTeX or Markdown takes, as solve does."""
+
+
+def layout(command: argparse.ArgumentParser) -> None:
+    """--width, --heading-level, --numbered, --label-prefix, --standalone and --preamble."""
+    command.add_argument("--width", help="text width for laying out displays: article, book, a "
+                                         "length (12cm, 400pt) or characters (70); default article")
+    command.add_argument("--heading-level", choices=HEADINGS,
+                         help="sectioning command of the title (default section)")
+    command.add_argument("--numbered", action="store_true", help="numbered headings")
+    command.add_argument("--label-prefix", help="\\label the title with this, parts with "
+                                                 "PREFIX:checks, ... (LaTeX)")
+    command.add_argument("--standalone", action="store_true",
+                         help="a complete LaTeX document instead of a fragment for \\input")
+    command.add_argument("--preamble", action="store_true", help="print the \\usepackage lines "
+                         "the LaTeX fragment needs, and nothing else")
+
+
+def given(args: argparse.Namespace, *names: str) -> dict[str, Any]:
+    """What the command line gave for jobs.settle: the layout options and `names`, as settle
+    spells them (--heading-level is heading, --label-prefix is label; a flag not set is None)."""
+    out = {name: getattr(args, name, None) for name in (*names, *LAYOUT)}
+    out["heading"], out["label"] = out.pop("heading_level"), out.pop("label_prefix")
+    out["to"] = getattr(args, "format", None)
+    return {k: (v or None) if isinstance(v, bool) else v for k, v in out.items()}
 
 
 def _quiet(command: argparse.ArgumentParser) -> None:

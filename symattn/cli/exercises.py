@@ -24,8 +24,11 @@ from ..exact.shown import as_decimals
 from ..jobs import refuse_kind, settle
 from ..model import MultiHeadProblem
 from ..parse.spec import load_problem
-from ..targets.mistakes import mistakes_json, mistakes_text
+from ..printing.printer import needs_cjk
+from ..targets.mistakes import mistakes_document, mistakes_json, mistakes_text
 from ..targets.problemset import render_problemset
+from ..vocabulary import DOCUMENT_FORMATS
+from .arguments import given
 from .output import EXIT_OK, progress_bar, write
 
 
@@ -53,13 +56,14 @@ def _problemset(args: argparse.Namespace) -> int:
     if not 1 <= args.jobs <= 64:
         raise InputError("--jobs must be from 1 to 64")
     files = problem_files(Path(args.directory))
-    args.lang = settle(None, {"lang": args.lang}, flags=True).lang
-    to = args.format or ("markdown" if (args.output or "").endswith(".md") else "latex")
+    options = given(args, "lang")
+    options["to"] = args.format or ("markdown" if (args.output or "").endswith(".md") else "latex")
+    s = settle(None, options, flags=True, formats=DOCUMENT_FORMATS)
     bar = progress_bar("problems", "deriving", args.quiet)
-    parts = exercises(files, args.lang, args.jobs, bar.update if bar else None)
+    parts = exercises(files, s.lang, args.jobs, bar.update if bar else None, width=s.width)
     if bar:
         bar.close()
-    write(render_problemset(parts, args.lang, to), args)
+    write(render_problemset(parts, s.lang, s.to, s.page()), args)
     return EXIT_OK
 
 
@@ -67,7 +71,7 @@ def _mistakes(args: argparse.Namespace) -> int:
     """Each classic mistake's result; for [[heads]], each head's, head by head."""
     problem = load_problem(Path(args.file))
     refuse_kind(problem, "mistakes")
-    settings = settle(problem, {"lang": args.lang, "to": args.format}, flags=True)
+    settings = settle(problem, given(args, "lang", "places"), flags=True)
     args.lang, places = settings.lang, settings.places
     heads = problem.heads if isinstance(problem, MultiHeadProblem) else (problem,)
     columns = problem.layout == "columns"  # the book's matrices, and its wrong axis (rows)
@@ -79,7 +83,12 @@ def _mistakes(args: argparse.Namespace) -> int:
     if isinstance(problem, MultiHeadProblem):  # every head mistaken alike, through W_O
         found.append(each(HeadMistakes(attend_heads(problem))))
         titles.append(f"{problem.title or 'MHA(X)'} — {phrase('mistakes_output', args.lang)}")
-    if args.format == "json":
+    if args.format in DOCUMENT_FORMATS:
+        labels = "".join((problem.title or "",) + tuple(heads[0].row_labels)
+                         + tuple(heads[0].column_labels))
+        text = mistakes_document(list(zip(_titles(heads, problem, args.lang), found)), args.format,
+                                 args.lang, needs_cjk(labels), columns, settings.page())
+    elif args.format == "json":
         text = mistakes_json(found[0], args.lang, columns) if len(found) == 1 else \
             "[\n" + ",\n".join(mistakes_json(f, args.lang, columns).rstrip()
                                 for f in found) + "\n]\n"
@@ -90,3 +99,12 @@ def _mistakes(args: argparse.Namespace) -> int:
                          for f, title in zip(shown, titles))
     write(text, args)
     return EXIT_OK
+
+
+def _titles(heads: tuple, problem, lang: str) -> list[str | None]:
+    """The document's title of each group: each head's in the language, then the output's."""
+    own = [(lang == "zh" and head.title_zh) or head.title for head in heads]
+    if isinstance(problem, MultiHeadProblem):
+        title = (lang == "zh" and problem.title_zh) or problem.title or "MHA(X)"
+        own.append(f"{title} — {phrase('mistakes_output', lang)}")
+    return own

@@ -10,20 +10,17 @@ from ..jobs import Settings, settle
 from ..jobs.writing import write_trace
 from ..model import MultiHeadTrace, ShapeProblem
 from ..targets.text import render_heads_report, render_report
+from .arguments import given
 from .loading import load
 from .output import EXIT_FAILED, EXIT_OK, write
 
-SOLVE_OPTIONS = ("lang", "detail", "row", "places", "figure", "standalone", "digits", "width",
-                 "heading_level", "numbered", "label_prefix", "preamble")
+SOLVE_OPTIONS = ("lang", "detail", "row", "places", "figure", "digits")
 
 
 def run(args: argparse.Namespace) -> int:
     """solve or check the problem of args.file: options settled once, then one verb."""
     problem = load(args)
-    given = {"to": getattr(args, "format", None),
-             **{name: getattr(args, name, None) for name in SOLVE_OPTIONS}}
-    given["heading"], given["label"] = given.pop("heading_level"), given.pop("label_prefix")
-    settings = settle(problem, given, flags=True)
+    settings = settle(problem, given(args, *SOLVE_OPTIONS), flags=True)
     if isinstance(problem, ShapeProblem):
         return _shapes(problem, args, settings)
     trace = attend_any(problem)

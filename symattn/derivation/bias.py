@@ -5,9 +5,12 @@ is the small one (3ε/(1 + 5ε)), never the others' e^(10^9) over it."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 import sympy as sp
 
+from ..exact.attention import mask_rule, pushed_down
+from ..parse.conventions import SMALLEST_MASK_BIAS
 from ..model import Trace
 
 EPSILON_LETTERS = ("epsilon", "delta")
@@ -27,11 +30,19 @@ def bias_shown(value: sp.Expr) -> sp.Expr:
 
 
 def small_factor(trace: Trace) -> sp.Expr | None:
-    """e^(mask_bias/τ) exactly, when a mask hides a key and τ is a number (None otherwise)."""
+    """The exponent of ε = e^(mask_bias/τ), when a mask hides a key, or of e^(b/τ) for a bias's
+    most negative large entry b (−10^9), when τ is a number (None otherwise)."""
     p = trace.problem
-    if p.mask_bias is None or not any(any(row) for row in trace.masked_by_bias):
+    if p.mask_bias is None:
+        if p.bias is None or not pushed_down(p):
+            return None
+        large = [x for x in p.bias if x != sp.S.NegativeInfinity and x.is_number
+                 and bool(x <= -SMALLEST_MASK_BIAS)]
+        g = min(large) / p.temperature  # a bias of -1e9 as the masks' -1e9
+    elif not any(any(row) for row in trace.masked_by_bias):
         return None
-    g = p.mask_bias / p.temperature
+    else:
+        g = p.mask_bias / p.temperature
     return None if g.free_symbols else g
 
 
@@ -90,3 +101,25 @@ def hidden_entries(trace: Trace, M: sp.ImmutableMatrix, L: sp.ImmutableMatrix,
         return sp.Add(*terms, shown, evaluate=False) if terms else shown
     return (sp.ImmutableMatrix(M.rows, M.cols, lambda i, j: m(i, j)),
             sp.ImmutableMatrix(L.rows, L.cols, lambda i, j: logit(i, j)))
+
+
+def separated(trace: Trace, M: sp.ImmutableMatrix, L: sp.ImmutableMatrix, given: Callable
+              ) -> tuple[sp.ImmutableMatrix, sp.ImmutableMatrix, sp.ImmutableMatrix]:
+    """With a bias B: M as the masks alone (0, and −∞, or mask_bias, where a mask hides a key),
+    B as the file gives it, and L with a large integer of B written as a power of ten
+    (−10^9 + ln 2), so that L = (S + M + B)/τ reads entry by entry."""
+    p = trace.problem
+    hides = mask_rule(replace(p, bias=None))
+    hidden = sp.S.NegativeInfinity if p.mask_bias is None else bias_shown(p.mask_bias)
+    masks = sp.ImmutableMatrix(M.rows, M.cols, lambda i, j: 0 if hides[i][j] else hidden)
+    B = given(p.bias).applyfunc(bias_shown)
+    return masks, B, L.applyfunc(_powers_of_ten)
+
+
+def _powers_of_ten(x: sp.Expr) -> sp.Expr:
+    """−1000000000 + ln 2 as −10^9 + ln 2 (a sum's large integer term by bias_shown)."""
+    if x.is_Integer:
+        return bias_shown(x)
+    if not x.is_Add or not any(a.is_Integer and abs(a) >= 1000 for a in x.args):
+        return x
+    return sp.Add(*(bias_shown(a) if a.is_Integer else a for a in x.args), evaluate=False)

@@ -18,7 +18,7 @@ from ..model import STAGES, Trace
 from ..numeric import recompute
 from ..reports import Report
 from .approx import Approx, approximate
-from .bias import bias_shown, hidden_entries
+from .bias import bias_shown, hidden_entries, separated
 from .forms import integer_powers, over_root
 from .names import Name, Naming, choose_names
 from .options import Options
@@ -181,6 +181,9 @@ def _display(trace: Trace, inner: dict, whole: dict, form: Form, given: Form,
                 for s, ok in zip(display["S"], (x for row in trace.readable for x in row))])
     display["M"], display["L"] = hidden_entries(trace, display["M"], display["L"], display["S"],
                                                 form)
+    if p.bias is not None:  # B beside Q, K, V; M the masks alone
+        display["M"], display["B"], display["L"] = separated(trace, display["M"], display["L"],
+                                                             given)
     display["A"] = trace.A.applyfunc(lambda x: whole.get(x, form(x.xreplace(inner))))
     display["E"] = form(trace.E.xreplace(inner))
 
@@ -231,6 +234,9 @@ def _rounded_display(trace: Trace, given: Form, rounded: frozenset[str],
         else:
             display[name] = given(trace.stage(name))
     display["E"] = sp.ImmutableMatrix([[_shown(a) for a in row] for row in decimals["E"]])
+    if p.bias is not None:
+        display["M"], display["B"], display["L"] = separated(trace, display["M"], display["L"],
+                                                             given)
     if p.projections is not None:
         display.update({name: given(getattr(p.projections, name)) for name in PROJECTED
                         if getattr(p.projections, name) is not None})

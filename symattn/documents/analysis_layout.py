@@ -20,6 +20,14 @@ def vector(values: Iterable[sp.Expr]) -> str:
     return r"\left(" + ", ".join(math(x) for x in values) + r"\right)"
 
 
-def subtitle(problem) -> list[Block]:
-    """The problem's title as a line under the heading (user text, escaped by each target)."""
-    return [Paragraph((("label", problem.title),))] if problem.title else []
+def title(problem, lang: str) -> str | None:
+    """The problem's title in the document's language: title_zh in Chinese when the file gives
+    one, else the title (None: no title)."""
+    return (lang == "zh" and getattr(problem, "title_zh", None)) or problem.title
+
+
+def subtitle(problem, lang: str = "en") -> list[Block]:
+    """The problem's title in the document's language as a line under the heading (user text,
+    escaped by each target)."""
+    text = title(problem, lang)
+    return [Paragraph((("label", text),))] if text else []

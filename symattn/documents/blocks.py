@@ -63,8 +63,12 @@ class Heatmap:
     rows: tuple[str, ...]
     columns: tuple[str, ...]
     percent: tuple[tuple[int, ...], ...]
-    cells: tuple[tuple[str, ...], ...]
+    cells: tuple[tuple[str, ...], ...]  # LaTeX math, the decimals as the text writes them
     caption: tuple[Segment, ...]
+    cell_cm: float = 1.3  # wide enough for the widest label (3.7 × 10^{-434294482})
+    stacked: bool = False  # labels a × 10^{b} set on two lines, so that the grid fits the page
+    font: str = "footnotesize"  # the labels' size (scriptsize when the grid needs it)
+    scale: float = 1.0  # below 1: the whole grid scaled to fit the line
 
 
 COLORS = ("blue", "red", "green!50!black", "orange", "violet", "brown", "teal", "gray")

@@ -4,32 +4,43 @@ from __future__ import annotations
 
 from ..analyses.results import ParameterReport
 from ..derivation.bias import bias_shown
-from ..printing.printer import decimal_matrix, math, matrix_of
+from ..printing.entries import equation_lines, side_by_side
+from ..printing.fit import Fit
+from ..printing.printer import decimal_math, math
+from .analysis_layout import title as title_of
+from ..words import phrase
 from .blocks import Block, Display, Heading, Items, Label, Paragraph, segments
 
 
-def limit_blocks(report: ParameterReport, lang: str) -> list[Block]:
+def limit_blocks(report: ParameterReport, lang: str, width: float = 345.0) -> list[Block]:
     """Headings, the two limit matrices, a line per row, then the derivative and its check."""
     p, limits, found = report.trace.problem, report.limits, report.derivative
-    title = (("label", p.title),) if p.title else segments("parameters", lang)
+    fit, text = Fit(width), title_of(p, lang)
+    title = (("label", text),) if text else segments("parameters", lang)
     blocks: list[Block] = [Heading(1, title), Heading(2, segments("limits", lang)),
                            Paragraph(segments("limits_rule", lang) if p.mask_bias is None else
                                      segments("limits_mask_bias", lang,
                                               bias=math(bias_shown(p.mask_bias)))),
-                           Display((rf"\lim_{{\tau \to 0^+}} A = {matrix_of(limits.cold)},\qquad "
-                                    rf"\lim_{{\tau \to \infty}} A = {matrix_of(limits.hot)}",))]
+                           Display(tuple(side_by_side([(r"\lim_{\tau \to 0^+} A", limits.cold),
+                                                       (r"\lim_{\tau \to \infty} A", limits.hot)],
+                                                      fit)))]
     labels = p.column_labels
-    items = [segments("limit_row", lang, row=r.row + 1, count=len(r.top), total=len(r.readable),
-                      keys=Label(", ".join(labels[j] for j in r.top))) for r in limits.rows]
+    comma = phrase("list_comma", lang)
+    items = [segments("limit_cold_one" if len(r.top) == 1 else "limit_cold_tie", lang,
+                      row=r.row + 1, count=len(r.top),
+                      keys=Label(comma.join(labels[j] for j in r.top)))
+             + segments("limit_hot_one" if len(r.readable) == 1 else "limit_hot_many", lang,
+                        total=len(r.readable)) for r in limits.rows]
     blocks.append(Items(tuple(items)))
     blocks.append(Paragraph(segments("limits_signs" if limits.by_signs else "limits_proved"
                                      if limits.proved else "limits_unproved", lang)))
     symbol = r"\tau" if found.name == "tau" else math(next(s for s in p.symbols if s.name == found.name))
-    equation = rf"\frac{{\partial A}}{{\partial {symbol}}} = {matrix_of(found.matrix)}"
-    if report.decimals:
-        equation += rf" \approx {decimal_matrix(report.decimals)}"
+    decimals = [[decimal_math(x) for x in row] for row in report.decimals] \
+        if report.decimals else None
+    lines = equation_lines(rf"\frac{{\partial A}}{{\partial {symbol}}}", [], found.matrix, decimals,
+                           fit, rf"\partial_{{{symbol}}} A")
     blocks += [Heading(2, segments("derivative", lang, name=symbol)),
-               Paragraph(segments("derivative_rule", lang, name=symbol)), Display((equation,))]
+               Paragraph(segments("derivative_rule", lang, name=symbol)), Display(tuple(lines))]
     if found.difference is not None:
         blocks.append(Paragraph(segments("derivative_checked", lang,
                                          difference=f"{found.difference:.1e}")))

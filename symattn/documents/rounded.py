@@ -12,7 +12,7 @@ from ..printing.matrices import matrix_lines
 from ..printing.printer import approx, math, tau_equation
 from .blocks import Block, Display, Segment, segments, step
 from .rounding import rounding_note, stage_cells
-from .textbook import same_logits
+from .textbook import logit_sum, masks_given, same_logits
 
 APPROX = r"\approx"
 
@@ -52,18 +52,16 @@ def _scores(d: Derivation, fit: Fit) -> list[Block]:
 
 
 def _logits(d: Derivation, fit: Fit) -> list[Block]:
-    lang, p, t = d.options.lang, d.trace.problem, d.trace
+    lang, p = d.options.lang, d.trace.problem
     if same_logits(d):
         return []
     blocks: list[Block] = []
-    masked = not all(all(row) for row in t.readable)
-    if masked or p.bias is not None:
-        key = "tb_mask_matrix_bias" if p.bias is not None else "tb_mask_matrix"
-        blocks.append(step(segments(key, lang) + segments("tb_colon", lang),
+    if masks_given(d):
+        blocks.append(step(segments("tb_mask_matrix", lang) + segments("tb_colon", lang),
                            Display(tuple(_lines(d, "M", [], "M", fit)))))
     if p.start == "L":
         return blocks
-    formula = r"\frac{S + M}{\tau}" if masked or p.bias is not None else r"\frac{S}{\tau}"
+    formula = rf"\frac{{{logit_sum(d)}}}{{\tau}}"
     words = segments("tb_logits_plain", lang, tau=tau_equation(d.scalars["tau"]))
     return blocks + [step(words + segments("tb_colon", lang),
                           Display(tuple(_lines(d, "L", [("=", formula)], "L", fit))))]

@@ -89,7 +89,9 @@ def _masks(d: Derivation) -> tuple[Segment, ...]:
 
 
 def _inputs(d: Derivation, fit: Fit, names: tuple[str, ...]) -> list[str]:
-    """name = [matrix] for each input, side by side as they fit, the last with a full stop."""
+    """name = [matrix] for each input (and the bias B, its own matrix), side by side as they
+    fit, the last with a full stop."""
+    names += ("B",) if "B" in d.display else ()
     items = [item for name in names for item in stacked(name, cells(d.shown(name)), fit)]
     items[-1] += "."
     return pack(items, fit) or items
@@ -117,7 +119,7 @@ def projections(d: Derivation, fit: Fit) -> list[Block]:
         if b is not None:
             product += " + " + bias_term(matrix(cells(d.shown(b))), c)
         terms = [("=", formula), ("=", product), ("=", matrix(cells(d.shown(name))))]
-        blocks = stacked(name, cells(d.shown(name)))
+        blocks = stacked(name, cells(d.shown(name)), fit)  # a wide Q (d_k = 64) by columns
         lines += chain(name, terms, fit) or chain(name, [terms[0], terms[2]], fit) or (
             [f"{name} &= {terms[2][1]}"] if len(blocks) == 1 else
             [f"{name} &= {formula}"] + [line.replace(" = ", " &= ", 1)

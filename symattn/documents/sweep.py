@@ -6,8 +6,11 @@ import sympy as sp
 
 from ..analyses.results import RowAtPoint, Sweep
 from ..printing.plain import symbol_text, tick_text
-from ..printing.printer import decimal_math, escape_text, math, matrix
-from .analysis_layout import subtitle, vector
+from ..printing.entries import entry_lines, fits, side_by_side, vector_lines
+from ..printing.fit import Fit, pack
+from ..printing.matrices import sum_lines
+from ..printing.printer import decimal_math, escape_text, math
+from .analysis_layout import subtitle
 from .blocks import Block, Curve, Display, Heading, Label, Paragraph, Plot, segments
 
 
@@ -17,24 +20,24 @@ def _setting(sw: Sweep, k: int) -> str:
     return "" if series is None else f"{math(series.symbol)} = {math(series.values[k])}"
 
 
-def build_sweep(sw: Sweep, lang: str = "en", image: str | None = None) -> list[Block]:
+def build_sweep(sw: Sweep, lang: str = "en", image: str | None = None,
+                width: float = 345.0) -> list[Block]:
     """Every block of a sweep document, in reading order."""
     p = sw.problem
-    blocks: list[Block] = [Heading(1, segments("sweep_title", lang)), *subtitle(p),
+    blocks: list[Block] = [Heading(1, segments("sweep_title", lang)), *subtitle(p, lang),
                            Paragraph(_axes_text(sw, lang))]
-    given = [f"{name} = {matrix([[math(x) for x in m.row(i)] for i in range(m.rows)])}"
-             for name, m in (("Q", p.Q), ("K", p.K), ("V", p.V))]
-    given += [rf"s = {math(p.scale_factor)}"] + \
-        ([rf"\tau = {math(p.temperature)}"] if math(p.temperature) != r"\tau" else [])
-    blocks.append(Display((r",\qquad ".join(given),)))
+    fit = Fit(width)
+    given = side_by_side([("Q", p.Q), ("K", p.K), ("V", p.V)], fit) + [rf"s = {math(p.scale_factor)}"] \
+        + ([rf"\tau = {math(p.temperature)}"] if math(p.temperature) != r"\tau" else [])
+    blocks.append(Display(tuple(pack(given, fit) or given)))
     blocks.append(Paragraph(segments("sweep_measures", lang)))
     if sw.general is not None:
-        lines = tuple(rf"a_{{{i + 1},{j + 1}}} &= {math(x)}" for i, row in zip(sw.rows, sw.general)
-                      for j, x in enumerate(row) if x != 0)
+        lines = tuple(line for i, row in zip(sw.rows, sw.general) for j, x in enumerate(row)
+                      if x != 0 for line in entry_lines(rf"a_{{{i + 1},{j + 1}}}", x, fit))
         blocks += [Heading(2, segments("sweep_general", lang)),
                    Paragraph(segments("sweep_general_text", lang)), Display(lines)]
     for k, i in enumerate(sw.rows):
-        blocks += _row_blocks(sw, k, i, lang, image)
+        blocks += _row_blocks(sw, k, i, lang, image, fit)
     blocks.append(Paragraph(segments("sweep_checked", lang, digits=sw.digits,
                                      difference=sw.difference)))
     blocks.append(Paragraph(segments("decimals_note", lang, places=sw.places)))
@@ -55,7 +58,8 @@ def _axes_text(sw: Sweep, lang: str):
     return words + segments("sweep_fixed", lang)
 
 
-def _row_blocks(sw: Sweep, k: int, i: int, lang: str, image: str | None) -> list[Block]:
+def _row_blocks(sw: Sweep, k: int, i: int, lang: str, image: str | None,
+                fit: Fit) -> list[Block]:
     p = sw.problem
     label = p.row_labels[i]
     heading = segments("sweep_row_label", lang, row=i + 1, label=Label(label)) \
@@ -67,34 +71,61 @@ def _row_blocks(sw: Sweep, k: int, i: int, lang: str, image: str | None) -> list
         points = [point.rows[k] for point in sw.curve(s)]
         head = segments("sweep_table", lang, series=setting) if setting else \
             segments("sweep_table_plain", lang)
-        out += [Heading(3, head), Display((_table(sw, points),))]
+        out += [Heading(3, head), *(Display((table,)) for table in _tables(sw, points, fit))]
         head = segments("sweep_exact", lang, series=setting) if setting else \
             segments("sweep_exact_plain", lang)
         out.append(Heading(3, head))
         for x, row in zip(sw.x.values, points):
-            out.append(Display(_exact_lines(sw, x, row)))
+            out.append(Display(_exact_lines(sw, x, row, fit)))
     return out
 
 
-def _table(sw: Sweep, rows: list[RowAtPoint]) -> str:
+def _tables(sw: Sweep, rows: list[RowAtPoint], fit: Fit) -> list[str]:
+    """The decimals at every point as one array, or, when it is wider than the line, as arrays
+    of fewer columns (the weights; the output, entropy and maximum), each led by x."""
     p = sw.problem
-    head = [math(sw.x.symbol)] + [f"a_{{{j + 1}}}" for j in range(p.n_k)] + \
-        [f"o_{{{c + 1}}}" for c in range(p.d_v)] + ["H", r"\max_j a_j"]
-    body = []
-    for x, row in zip(sw.x.values, rows):
-        decimals = [*row.weight_decimals, *row.output_decimals, row.entropy_decimal, row.top_decimal]
-        body.append(" & ".join([math(x), *map(decimal_math, decimals)]))
-    spec = "c|" + "c" * p.n_k + "|" + "c" * p.d_v + "|cc"
-    return rf"\begin{{array}}{{{spec}}} " + " & ".join(head) + r" \\ \hline " + \
-        r" \\ ".join(body) + r" \end{array}"
+    head = [f"a_{{{j + 1}}}" for j in range(p.n_k)] + [f"o_{{{c + 1}}}" for c in range(p.d_v)] + \
+        ["H", r"\max_j a_j"]
+    body = [[*row.weight_decimals, *row.output_decimals, row.entropy_decimal, row.top_decimal]
+            for row in rows]
+    groups = [list(range(p.n_k)), list(range(p.n_k, len(head)))]
+    whole = _array(sw, head, body, [list(range(len(head)))], groups)
+    if fit.fits(whole):
+        return [whole]
+    tables = []
+    for group in groups:
+        per = next((n for n in range(len(group), 0, -1)
+                    if fit.fits(_array(sw, head, body, [group[:n]], [group[:n]]))), 1)
+        tables += [_array(sw, head, body, [group[a:a + per]], [group[a:a + per]])
+                   for a in range(0, len(group), per)]
+    return tables
 
 
-def _exact_lines(sw: Sweep, x: sp.Expr, row: RowAtPoint) -> tuple[str, ...]:
+def _array(sw: Sweep, head: list[str], body: list[list[str]], shown: list[list[int]],
+           groups: list[list[int]]) -> str:
+    """An array of x and the columns shown, a rule between the groups."""
+    columns = [c for part in shown for c in part]
+    spec = "c|" + "|".join("c" * len([c for c in group if c in columns]) for group in groups
+                           if any(c in columns for c in group))
+    lines = [" & ".join([math(sw.x.symbol)] + [head[c] for c in columns])]
+    lines += [" & ".join([math(x)] + [decimal_math(row[c]) for c in columns])
+              for x, row in zip(sw.x.values, body)]
+    return rf"\begin{{array}}{{{spec}}} " + lines[0] + r" \\ \hline " + \
+        r" \\ ".join(lines[1:]) + r" \end{array}"
+
+
+def _exact_lines(sw: Sweep, x: sp.Expr, row: RowAtPoint, fit: Fit) -> tuple[str, ...]:
+    """x = value, then a, o, H and the maximal keys, each broken to fit: a vector after a
+    comma, then entry by entry; H at its plus signs."""
     top = " = ".join(f"a_{{{j + 1}}}" for j in row.top_keys)
-    return (rf"{math(sw.x.symbol)} = {math(x)}:\quad a &= {vector(row.weights)}",
-            rf"o &= {vector(row.output)}",
-            rf"H &= {math(row.entropy)}",
-            rf"\max_j a_j &= {top}")
+    lines = [rf"{math(sw.x.symbol)} &= {math(x)}"]
+    for name, values in (("a", row.weights), ("o", row.output)):
+        lines += vector_lines(name, list(values), fit)
+    lines += sum_lines("H", row.entropy, fit, at=60.0)
+    if not fits(lines[-1:], fit):
+        lines[-1:] = entry_lines("H", row.entropy, fit)
+    lines.append(rf"\max_j a_j &= {top}")
+    return tuple(lines)
 
 
 def sweep_plot(sw: Sweep, k: int, lang: str, image: str | None = None) -> Plot:

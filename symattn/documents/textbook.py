@@ -37,6 +37,19 @@ def any_hidden(t: Trace) -> bool:
     return not all(all(row) for row in t.readable) or any(any(row) for row in t.masked_by_bias)
 
 
+def masks_given(d: Derivation) -> bool:
+    """Whether M has entries of its own: a mask hides a key (a bias B stands beside M)."""
+    if d.trace.problem.bias is None:
+        return any_hidden(d.trace)
+    return any(x != 0 for x in d.display["M"])
+
+
+def logit_sum(d: Derivation) -> str:
+    """What L adds up before dividing by τ: S, S + M, S + B or S + M + B."""
+    return "S" + (" + M" if masks_given(d) else "") + \
+        (" + B" if d.trace.problem.bias is not None else "")
+
+
 def by_bias(t: Trace) -> bool:
     """Whether a mask hides a key by a large finite bias (mask_bias), not by −∞."""
     return any(any(row) for row in t.masked_by_bias)
@@ -112,7 +125,7 @@ def logits(d: Derivation, fit: Fit) -> list[Block]:
     if same_logits(d):
         return []
     tau = d.scalars["tau"]
-    masked, biased = any_hidden(t), by_bias(t)
+    biased = by_bias(t)
     sets = {"bias": math(d.scalars["mask_bias"])} if biased else {}
     lead: tuple[Segment, ...] = ()
     blocks: list[Block] = []
@@ -120,20 +133,21 @@ def logits(d: Derivation, fit: Fit) -> list[Block]:
             and p.bias is None and p.mask == "causal":
         lead = segments(said("tb_bias_sets_causal" if biased else "tb_mask_sets_causal", c), lang,
                         **sets) + _hidden(d)
-    elif masked or p.bias is not None:
-        key = "tb_mask_matrix_bias" if p.bias is not None else "tb_mask_matrix"
-        blocks.append(step(segments(key, lang) + segments("tb_colon", lang),
+    elif masks_given(d):
+        blocks.append(step(segments("tb_mask_matrix", lang) + segments("tb_colon", lang),
                            Display(tuple(matrix_lines("M", [], cells(shown["M"]), None, fit,
                                                       "M", columns=c)))))
         lead = segments(said("tb_bias_sets" if biased else "tb_mask_sets", c), lang, **sets) + \
-            _hidden(d) if masked else ()
+            _hidden(d)
     if p.start == "L":
         return blocks
     if lead:
         lead += segments("tb_semicolon", lang)
-        words = segments(said("tb_logits_one", c), lang) if tau == 1 else \
-            segments(said("tb_logits_symbolic", c), lang) if tau_equation(tau) == r"\tau" else \
-            segments(said("tb_logits_rows", c), lang, tau=tau_equation(tau))
+        total = logit_sum(d)
+        words = segments(said("tb_logits_one", c), lang, sum=total) if tau == 1 else \
+            segments(said("tb_logits_symbolic", c), lang, sum=total) \
+            if tau_equation(tau) == r"\tau" else \
+            segments(said("tb_logits_rows", c), lang, tau=tau_equation(tau), sum=total)
     else:
         words = segments("tb_logits_plain", lang, tau=tau_equation(tau))
     exact = cells(shown["L"])
@@ -143,7 +157,7 @@ def logits(d: Derivation, fit: Fit) -> list[Block]:
         rows[-1] += "."
         display = Display(tuple(rows))
     else:
-        formula = [("=", r"\frac{S + M}{\tau}" if masked or p.bias is not None else r"\frac{S}{\tau}")]
+        formula = [("=", rf"\frac{{{logit_sum(d)}}}{{\tau}}")]
         display = Display(tuple(matrix_lines("L", formula, exact, approx_cells(d.decimals.get("L")),
                                              fit, "L", columns=c)))
     return blocks + [step(lead + words + (segments("tb_colon", lang) if not lead else ()), display)]
@@ -175,7 +189,8 @@ def _hidden(d: Derivation) -> tuple[Segment, ...]:
     else:
         hides = rf"{score} + (-\infty) = -\infty"
     chain_tex = rf"{entry('S', i, j, d.columns)} + {entry('M', i, j, d.columns)} = {hides}"
-    return segments(said("tb_hidden", d.columns), d.options.lang, chain=chain_tex)
+    key = "tb_hidden_bias" if by_bias(d.trace) else "tb_hidden"
+    return segments(said(key, d.columns), d.options.lang, chain=chain_tex)
 
 
 def weights(d: Derivation, fit: Fit) -> list[Block]:

@@ -11,7 +11,7 @@ from ..printing.measure import width
 from ..printing.printer import approx, math, power_of_e, tau_equation
 from ..words import phrase
 from .blocks import Block, Display, Heading, Label, Step, segments, step
-from .textbook import keyed_sum, product, same_logits
+from .textbook import keyed_sum, logit_sum, product, same_logits
 
 
 def _index(d: Derivation, stage: str, i: int, j: int) -> str:
@@ -68,10 +68,11 @@ def _dots(d: Derivation, steps: RowSteps, fit: Fit) -> Display:
     i = steps.row
     rows = []
     for j, pairs in enumerate(steps.dots):
+        products = [product(a, b) for a, b in pairs]
         terms = [("=", rf"\mathbf q_{{{i + 1}}} \cdot \mathbf k_{{{j + 1}}}"),
-                 ("=", " + ".join(product(a, b) for a, b in pairs)),
-                 ("=", math(d.display["R"][i, j], slash=True))]
-        rows.append((_index(d, "R", i, j), terms))
+                 ("=", " + ".join(products)), ("=", math(d.display["R"][i, j], slash=True))]
+        broken = terms[:1] + [("=", products[0])] + [("+", x) for x in products[1:]] + terms[2:]
+        rows.append((_index(d, "R", i, j), terms, broken))  # a long sum (d_k = 64) at its + signs
     return _lines(rows, fit)
 
 
@@ -98,20 +99,26 @@ def _logits(d: Derivation, i: int, fit: Fit) -> Step:
     p, lang, shown = d.trace.problem, d.options.lang, d.display
     tau = d.scalars["tau"]
     rows = []
+    names = logit_sum(d).split(" + ") if p.bias is not None else ["S", "M"]  # S + M (+ B)
     for j in range(p.n_k):
-        s, m = math(shown["S"][i, j], slash=True), math(shown["M"][i, j], slash=True)
-        m = f"({m})" if shown["M"][i, j].could_extract_minus_sign() else m
-        inner = f"{_index(d, 'S', i, j)} + {_index(d, 'M', i, j)}"
+        s = " + ".join(_term(shown[name][i, j], k > 0) for k, name in enumerate(names))
+        inner = " + ".join(_index(d, name, i, j) for name in names)
         if tau == 1:
-            terms = [("=", inner), ("=", f"{s} + {m}")]
+            terms = [("=", inner), ("=", s)]
         else:
             t = math(tau, slash=True)
-            terms = [("=", rf"\frac{{{inner}}}{{\tau}}"), ("=", rf"\frac{{{s} + {m}}}{{{t}}}")]
+            terms = [("=", rf"\frac{{{inner}}}{{\tau}}"), ("=", rf"\frac{{{s}}}{{{t}}}")]
         terms.append(("=", math(shown["L"][i, j], slash=True)))
         rows.append((_index(d, "L", i, j), terms + _approx(d, "L", i, j)))
     words = segments("wk_logits_one", lang) if tau == 1 else \
         segments("wk_logits", lang, tau=tau_equation(tau))
     return step(words, _lines(rows, fit))
+
+
+def _term(x, after: bool) -> str:
+    """An entry of a sum, in parentheses after a plus sign when it is negative: 2 + (−∞)."""
+    text = math(x, slash=True)
+    return f"({text})" if after and x.could_extract_minus_sign() else text
 
 
 def _softmax(d: Derivation, steps: RowSteps, fit: Fit) -> list[Block]:

@@ -19,6 +19,7 @@ from ..errors import InputError, ProblemError
 from ..limits import MAX_LOGIT_DIGITS
 from ..model import Lazy, Problem, Trace
 from ..numeric import LOG10_2, Evaluator
+from ..parse.conventions import SMALLEST_MASK_BIAS
 from .linear import (Exponentiator, LinearForm, add, dot, linear_form, multiply,
                      rational_matmul_t, to_expr)
 from .sympy_fast import (ONE, Polynomial, add_term, build_sums, collect, immutable_matrix, is_zero_number,
@@ -50,7 +51,7 @@ def attend(problem: Problem) -> Trace:
     scaled, logits = logit_forms(problem, raw, bias, readable)
     refuse_huge_logits(problem, logits)
     hidden = masked_by_bias(problem)
-    soft = softmax_rows(problem, logits, fully_masked, hidden)
+    soft = softmax_rows(problem, logits, fully_masked, hidden or pushed_down(problem))
     return Trace(
         problem=problem,
         R=Lazy(lambda: _matrix(raw)), S=Lazy(lambda: _matrix(scaled)),
@@ -141,6 +142,16 @@ def masked_by_bias(problem: Problem) -> tuple[tuple[bool, ...], ...]:
     if problem.mask_bias is None:
         return ()
     return tuple(tuple(not ok for ok in row) for row in mask_rule(problem))
+
+
+def pushed_down(problem: Problem) -> tuple[tuple[bool, ...], ...]:
+    """The keys a bias pushes far down (a finite entry of at most −100, as courses write −1e9):
+    left out of each row's shift like mask_bias's, so that their terms are the tiny ones."""
+    if problem.bias is None:
+        return ()
+    rows = tuple(tuple(x != NEG_INF and x.is_number and bool(x <= -SMALLEST_MASK_BIAS)
+                       for x in problem.bias.row(i)) for i in range(problem.n_q))
+    return rows if any(any(row) for row in rows) else ()
 
 
 def mask_rule(problem: Problem) -> tuple[tuple[bool, ...], ...]:

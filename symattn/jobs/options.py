@@ -4,7 +4,7 @@ resolved, ranges checked, one error type."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from collections.abc import Mapping
 
 from ..errors import InputError
@@ -12,6 +12,9 @@ from ..model import MultiHeadProblem, Problem, ShapeProblem
 from ..parse.layout import WIDTHS, check_label_prefix, parse_width
 from ..vocabulary import (CHECK_DIGITS_RANGE, DETAIL_ALIASES, DETAILS, FORMATS, HEADINGS, LANGUAGES,
                          PLACES_RANGE, Detail, Language)
+
+if TYPE_CHECKING:  # the emitters load when a document is written
+    from ..targets.emit import Page  # lazy: not at start
 
 AnyProblem = Problem | ShapeProblem | MultiHeadProblem
 
@@ -37,6 +40,12 @@ class Settings:
     label: str | None = None
     standalone: bool = False
     preamble: bool = False
+
+    def page(self) -> Page:
+        """How a document is laid out: width, headings, fragment, document or preamble."""
+        from ..targets.emit import Page  # lazy: text and JSON start without the emitters
+        return Page(self.width, self.heading, self.numbered, self.label, self.standalone,
+                    self.preamble)
 
     def layout(self) -> dict[str, Any]:
         """The derivation's layout options (width, heading, numbered, label)."""

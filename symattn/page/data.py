@@ -23,6 +23,7 @@ from ..numeric import decimal_string
 from ..documents.blocks import Block, Display, Heading, Items, Paragraph, Segment, Step
 from ..documents.checks import check_blocks
 from ..printing.fit import Fit
+from ..printing.plain import plain
 from ..documents.walk import row_blocks
 from ..documents.rounding import rounding_note
 from ..targets.markdown import block as markdown_block
@@ -91,6 +92,7 @@ def collect(problem: Problem | ShapeProblem, temperatures: list[sp.Expr], lang: 
                           **rational(t)} for t in taus],
         "free": free_data(p, masks),
         "edit": edit_data(p),
+        "maskBias": None if p.mask_bias is None else plain(math(p.mask_bias)),
         "maskLabel": mask_label(problem, masks),
         "projections": projections(store, p, places),
         "mistakes": mistakes_data(p, places, lang),

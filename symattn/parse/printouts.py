@@ -48,26 +48,32 @@ def split_structure(text: str, index: tuple[int, ...] | None = None) -> list[lis
         BatchError: several matrices and no index, or an index that does not fit.
         InputError: anything else unreadable (the claim is then invalid).
     """
+    tree, stated = printout_tree(text)
+    return matrix_rows(tree, index, stated)
+
+
+def printout_tree(text: str) -> tuple[Tree, tuple[int, ...] | None]:
+    """A printout as nested lists of entry texts, and the shape it states (shape=(2, 3))."""
     lines = text.replace("\r", "").split("\n")
     if len(lines) > 1:  # printed in code comments: '# [0.5, 0.5]'
         lines = [re.sub(r"^\s*#\s?", "", line) for line in lines]
     folded = "".join(c for c, _ in fold(" ".join(lines))).strip()
     if (latex := _LATEX.match(folded)):
-        return matrix_rows([[_latex_entry(e) for e in row.split("&")]
-                            for row in _LATEX_ROWS.split(latex["body"]) if row.strip()], index)
+        return [[_latex_entry(e) for e in row.split("&")]
+                for row in _LATEX_ROWS.split(latex["body"]) if row.strip()], None
     folded, stated = _unwrapped(folded)
     if "..." in folded:
         raise InputError("a shortened printout (with '...') lacks entries; print the whole array")
     if folded.startswith("[") and folded.endswith("]"):
         if _closing(folded, 0) != len(folded) - 1:  # rows printed one a line: [a, b] [c, d]
             folded = f"[{folded}]"
-        return matrix_rows(_tree(folded), index, stated)
+        return _tree(folded), stated
     if folded.startswith("(") and _closing(folded, 0) == len(folded) - 1:
         inner = _split_top(folded[1:-1])
         if len(inner) > 1:
-            return matrix_rows([part.strip() for part in inner], index, stated)
-    parts = [part.strip() for part in _split_top(folded)]  # one entry, or a list without brackets
-    return matrix_rows(parts if len(parts) > 1 else parts[0], index, stated)
+            return [part.strip() for part in inner], stated
+    parts: list[Tree] = [part.strip() for part in _split_top(folded)]  # one entry, or a list
+    return (parts if len(parts) > 1 else parts[0]), stated
 
 
 def _latex_entry(text: str) -> str:

@@ -12,11 +12,11 @@ import sympy as sp
 
 from ..errors import InputError, ProblemError
 from ..limits import MAX_SIDE, MAX_SYMBOL_NAME
-from .batches import BatchError, matrix_rows
+from .batches import BatchError, matrix_rows, shape_of
 from .expressions import CONSTANTS, INFINITY_NAMES, parse_expression
 from .files import TomlDecimal
 from .labels import check_label
-from .printouts import split_structure
+from .printouts import printout_tree
 from .tokens import FUNCTION_NAMES
 
 _DECIMAL = re.compile(r"\d\.|\.\d|\d[eE][+-]?\d")  # a number written with a point or exponent
@@ -32,6 +32,7 @@ class Reader:
         self.source = source
         self.decimal_keys: list[str] = []  # entries written as decimals (0.85, 2e-3), in order
         self.written: dict[sp.Rational, str] = {}  # a decimal's text when it ends in zeros
+        self.batches: dict[str, tuple[int, ...]] = {}  # key -> the batch axes its index picked from
 
     def fail(self, key: str, reason: str) -> InputError:
         return InputError(reason, source=self.source, key=key)
@@ -129,10 +130,12 @@ class Reader:
                                 "[0] or [0, 1]: the matrix x[0, 1] of a batched printout")
             value, index = value["value"], None if index is None else tuple(index)
         try:
-            if isinstance(value, str):
-                return split_structure(value, index)
-            if isinstance(value, list) and (index is not None or _nested(value)):
-                return matrix_rows(value, index)
+            tree, stated = printout_tree(value) if isinstance(value, str) else (value, None)
+            if index is not None and isinstance(tree, list):  # x[0] of a (2, 6, 3): from (2,)
+                self.batches[key] = shape_of(tree)[:len(index)]
+            if isinstance(value, str) or isinstance(value, list) and (index is not None
+                                                                       or _nested(value)):
+                return matrix_rows(tree, index, stated)
         except BatchError as error:
             raise error.located(source=self.source, key=key) from None
         except InputError as error:

@@ -148,6 +148,7 @@ class ProblemReader(Reader):
             projections=projections,
             decimals=any(not key.startswith(OPTION_TABLES) for key in self.decimal_keys[first:]),
             written=tuple(self.written.items()),
+            batch=self.batches.get("input.X") or self.batches.get("input.Q") or (),
             layout="columns" if columns else "rows",
             **scores,
         )

@@ -7,8 +7,7 @@ import json
 from ..analyses.results import GradientCheck, Gradients
 from ..documents.gradient import build_gradient
 from ..printing.plain import TextPrinter
-from . import latex, markdown
-from .latex import standalone_document
+from .emit import ARTICLE, Page, render_page, wide_labels
 from .text import grid
 
 
@@ -23,18 +22,15 @@ FORMULAS = {"dV": "A^T dO", "dA": "dO V^T", "dL": "a_ij (dA_ij - sum_r a_ir dA_i
 
 
 def render_gradient(g: Gradients, check: GradientCheck, to: str, lang: str = "en", *,
-                    standalone: bool = False) -> str:
-    """Gradients as "text", "json", "latex" (fragment or document) or "markdown"."""
+                    page: Page = ARTICLE) -> str:
+    """Gradients as "text", "json", "latex" (fragment, document or preamble) or "markdown",
+    laid out as the page says."""
     if to == "text":
         return gradient_text(g, check)
     if to == "json":
         return gradient_json(g, check)
-    blocks = build_gradient(g, check, lang)
-    if to == "markdown":
-        return markdown.document(blocks)
-    if not standalone:
-        return latex.fragment(blocks)
-    return standalone_document(blocks, lang, g.trace.problem)
+    blocks = build_gradient(g, check, lang, page.width)
+    return render_page(blocks, to, lang, wide_labels(g.trace.problem), page)
 
 
 def gradient_text(g: Gradients, check: GradientCheck) -> str:

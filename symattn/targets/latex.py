@@ -9,7 +9,7 @@ from collections.abc import Callable
 from ..documents.blocks import (COLORS, DASHES, Block, Display, Heading, Heatmap, Items, Paragraph,
                                Plot, Segment, Step, unaligned)
 from ..model import Trace
-from ..printing.printer import escape_text, math, matrix, needs_cjk
+from ..printing.printer import escape_text, math, matrix
 
 MARK = 32  # characters of a title a page head can hold (upper case, 10 pt, 345 pt wide)
 SECTIONS = ("part", "chapter", "section", "subsection", "subsubsection", "paragraph",
@@ -25,7 +25,6 @@ class Headings:
     label: str | None = None
 
 _PROSE_ESCAPES = {"%": r"\%", "&": r"\&", "#": r"\#", "_": r"\_", "~": r"\textasciitilde{}"}
-CELL_CM = 1.3
 
 
 def _prose(text: str) -> str:
@@ -118,14 +117,16 @@ def _items(b: Items) -> str:
 
 
 def plot(b: Plot) -> str:
-    """A pgfplots axis in a center environment, the caption below it."""
+    """A pgfplots axis in a center environment, its legend under the axis in two columns (a
+    legend beside it would push the figure past the text block), the caption below it."""
     ticks = ",".join(x for x, _, _ in b.xticks)
     labels = ",".join("{$" + label + "$}" for _, label, _ in b.xticks)
     lines = [r"\begin{center}", r"\begin{tikzpicture}",
              r"\begin{axis}[width=0.8\textwidth, height=0.45\textwidth, ymin=0, ymax=1, "
              rf"xlabel={{${b.xlabel}$}}, ylabel={{{inline(b.ylabel)}}}, "
              rf"xtick={{{ticks}}}, xticklabels={{{labels}}}, "
-             r"legend pos=outer north east, legend cell align=left, "
+             r"legend style={at={(0.5,-0.25)}, anchor=north, font=\footnotesize}, "
+             r"legend columns=2, legend cell align=left, "
              r"tick label style={font=\footnotesize}]"]
     for curve in b.curves:
         style = f"{COLORS[curve.color % len(COLORS)]}, {DASHES[curve.dash % len(DASHES)]}, " \
@@ -144,20 +145,30 @@ def block(b: Block, headings: Headings = Headings()) -> str:
 
 def heatmap(h: Heatmap) -> str:
     """A TikZ grid: each cell shaded by its weight, with the value and labels."""
-    lines = [r"\begin{center}", rf"\begin{{tikzpicture}}[x={CELL_CM:.1f}cm,y=-0.8cm]"]
+    scaled = f",scale={h.scale:.2f},transform shape" if h.scale < 1 else ""
+    lines = [r"\begin{center}",
+             rf"\begin{{tikzpicture}}[x={h.cell_cm:.1f}cm,y=-0.8cm{scaled}]"]
     for i, row in enumerate(h.percent):
         for j, pct in enumerate(row):
             ink = "white" if pct > 55 else "black"
             lines.append(rf"\filldraw[fill=blue!{pct}!white,draw=gray] ({j},{i}) rectangle "
                          rf"({j + 1},{i + 1});")
-            lines.append(rf"\node[text={ink},font=\footnotesize] at ({j + 0.5},{i + 0.5}) "
-                         rf"{{{h.cells[i][j]}}};")
+            lines.append(rf"\node[text={ink},font=\{h.font},align=center] at "
+                         rf"({j + 0.5},{i + 0.5}) {{{_label(h.cells[i][j], h.stacked)}}};")
     for i, label in enumerate(h.rows):
         lines.append(rf"\node[anchor=east,font=\footnotesize] at (0,{i + 0.5}) {{{escape_text(label)}}};")
     for j, label in enumerate(h.columns):
         lines.append(rf"\node[anchor=south,font=\footnotesize] at ({j + 0.5},0) {{{escape_text(label)}}};")
     lines += [r"\end{tikzpicture}", "", inline(h.caption), r"\end{center}"]
     return "\n".join(lines)
+
+
+def _label(cell: str, stacked: bool) -> str:
+    """A heatmap label in math; a × 10^{b} on two lines when the heatmap stacks its labels."""
+    if stacked and r" \times " in cell:
+        mantissa, power = cell.split(r" \times ", 1)
+        return rf"\({mantissa} \times\)\\\({power}\)"
+    return rf"\({cell}\)"
 
 
 SETTERS: dict[type, Callable[[Any, Headings], str]] = {
@@ -196,13 +207,12 @@ def preamble(blocks: list[Block], lang: str, wide_labels: bool) -> list[str]:
     return packages
 
 
-def document(blocks: list[Block], lang: str, wide_labels: bool, *, margins: bool = True,
+def document(blocks: list[Block], lang: str, wide_labels: bool, *,
              headings: Headings = Headings()) -> str:
-    """A complete document: pdfLaTeX for English (CJKutf8 if labels need it), XeLaTeX + ctex for
-    Chinese; margins: 2 cm (analyses with wide tables), else the class's own text block."""
+    """A complete document in the class's own text block (its margins, so a display too wide
+    for a page shows as it would in print): pdfLaTeX for English (CJKutf8 if labels need it),
+    XeLaTeX + ctex for Chinese."""
     packages = [line for line in preamble(blocks, lang, wide_labels) if not line.startswith("%")]
-    if margins:
-        packages.insert(1, r"\usepackage[margin=2cm]{geometry}")
     body = fragment(blocks, headings, lang, wide_labels)
     if lang == "zh":
         head = [r"\documentclass[UTF8]{ctexart}", "% Compile with: latexmk -xelatex"]
@@ -218,9 +228,3 @@ def weights_and_output(trace: Trace) -> str:
         stage = trace.stage(name)
         return matrix([[math(x) for x in row] for row in stage.tolist()])
     return rf"$$A = {m('A')},\qquad O = {m('O')}$$"
-
-
-def standalone_document(blocks: list[Block], lang: str, problem) -> str:
-    """A complete LaTeX document; English wraps wide (CJK) labels in CJKutf8 as derivations do."""
-    user = "".join((problem.title or "",) + problem.row_labels + problem.column_labels)
-    return document(blocks, lang, needs_cjk(user))

@@ -1,8 +1,20 @@
-"""Temperature limits and derivatives as plain text."""
+"""Temperature limits and derivatives as plain text, LaTeX or Markdown."""
 
 from __future__ import annotations
 
 from ..analyses.results import ParameterReport
+from ..documents.limits import limit_blocks
+from .emit import ARTICLE, Page, render_page, wide_labels
+
+
+def render_limits(report: ParameterReport, to: str, lang: str = "en", *,
+                  page: Page = ARTICLE) -> str:
+    """The limits as "text", or "latex" (fragment, document or preamble) or "markdown", laid
+    out as the page says."""
+    if to == "text":
+        return limits_text(report)
+    blocks = limit_blocks(report, lang, page.width)
+    return render_page(blocks, to, lang, wide_labels(report.trace.problem), page)
 
 
 def limits_text(report: ParameterReport) -> str:

@@ -77,7 +77,7 @@ def heatmap(h: Heatmap) -> str:
     head = " & ".join(rf"\text{{{escape_text(c)}}}" for c in h.columns)
     rows = []
     for label, pct_row, cells in zip(h.rows, h.percent, h.cells):
-        shaded = [rf"\colorbox{{{_shade(p)}}}{{{c}}}" for p, c in zip(pct_row, cells)]
+        shaded = [rf"\colorbox{{{_shade(p)}}}{{${c}$}}" for p, c in zip(pct_row, cells)]
         rows.append(rf"\text{{{escape_text(label)}}} & " + " & ".join(shaded))
     body = rf"\begin{{array}}{{r|{'c' * len(h.columns)}}} & {head} \\ \hline " + r" \\ ".join(rows) \
         + r" \end{array}"

@@ -1,4 +1,5 @@
-"""The classic mistakes of one problem as text: each mistake, its derivation line, its A and O."""
+"""The classic mistakes of one problem as text, JSON, LaTeX or Markdown: each mistake, its
+formula, its A and O."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ import sympy as sp
 
 from ..answers.results import Mistake
 from ..derivation.orientation import said
+from ..documents.mistakes import mistake_blocks
 from ..words import phrase
+from .emit import ARTICLE, Page, render_page
 from .verdicts import value_text
 
 
@@ -45,3 +48,11 @@ def mistakes_json(found: tuple[Mistake, ...], lang: str = "en", columns: bool = 
                  "formula": phrase(said(f"formula_{m.name}", columns), lang), "applies": m.applies,
                  "reason": m.reason or None, "A": grid(m.A), "O": grid(m.O)} for m in found]
     return json.dumps(document, ensure_ascii=False, indent=1) + "\n"
+
+
+def mistakes_document(groups: list[tuple[str | None, tuple[Mistake, ...]]], to: str, lang: str,
+                      wide_labels: bool, columns: bool = False, page: Page = ARTICLE) -> str:
+    """The mistakes as LaTeX (fragment, document or preamble lines, as the page says) or
+    Markdown: one section per mistake, its formula in math, A' and O' fitted to the width."""
+    blocks = mistake_blocks(groups, lang, page.width, columns)
+    return render_page(blocks, to, lang, wide_labels, page)

@@ -6,8 +6,7 @@ import json
 
 from ..analyses.results import NonUniqueness
 from ..documents.nonunique import build_nonunique
-from . import latex, markdown
-from .latex import standalone_document
+from .emit import ARTICLE, Page, render_page, wide_labels
 from .text import TextPrinter
 
 
@@ -15,17 +14,15 @@ _TEXT = TextPrinter()
 
 
 def render_nonunique(nu: NonUniqueness, to: str, lang: str = "en", *,
-                     standalone: bool = False) -> str:
-    """The analysis as "text", "json", "latex" (fragment or document) or "markdown"."""
+                     page: Page = ARTICLE) -> str:
+    """The analysis as "text", "json", "latex" (fragment, document or preamble) or "markdown",
+    laid out as the page says."""
     if to == "text":
         return nonunique_text(nu)
     if to == "json":
         return nonunique_json(nu)
-    blocks = build_nonunique(nu, lang)
-    if to == "markdown":
-        return markdown.document(blocks)
-    return standalone_document(blocks, lang, nu.trace.problem) if standalone \
-        else latex.fragment(blocks)
+    blocks = build_nonunique(nu, lang, page.width)
+    return render_page(blocks, to, lang, wide_labels(nu.trace.problem), page)
 
 
 def _v(values) -> str:

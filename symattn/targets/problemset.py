@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from ..documents.problemset import Exercise, problemset_blocks
-from . import latex, markdown
+from .emit import ARTICLE, Page, render_page
 
 
-def render_problemset(exercises: list[Exercise], lang: str, to: str) -> str:
-    """LaTeX (a complete document) or Markdown (KaTeX-safe)."""
+def render_problemset(exercises: list[Exercise], lang: str, to: str, page: Page = ARTICLE) -> str:
+    """LaTeX (a fragment, a complete document or the preamble lines, as the page says) or
+    Markdown (KaTeX-safe)."""
     blocks = problemset_blocks(exercises, lang)
-    if to == "markdown":
-        return markdown.document(blocks)
-    return latex.document(blocks, lang, any(e.wide_labels for e in exercises))
+    return render_page(blocks, to, lang, any(e.wide_labels for e in exercises), page)

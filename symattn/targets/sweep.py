@@ -7,11 +7,9 @@ import json
 import sympy as sp
 
 from ..analyses.results import Sweep
-from ..documents.blocks import segments
 from ..documents.sweep import build_sweep, sweep_plot
 from ..printing.plain import TextPrinter
-from . import latex, markdown
-from .latex import standalone_document
+from .emit import ARTICLE, Page, render_page, wide_labels
 from .svg import render_svg
 from .text import grid
 
@@ -19,22 +17,18 @@ from .text import grid
 _TEXT = TextPrinter()
 
 
-def render_sweep(sw: Sweep, to: str, lang: str = "en", *, standalone: bool = False,
+def render_sweep(sw: Sweep, to: str, lang: str = "en", *, page: Page = ARTICLE,
                  image: str | None = None) -> str:
-    """A sweep as "text", "json", "latex" (fragment or document), "markdown" or "svg"."""
+    """A sweep as "text", "json", "latex" (fragment, document or preamble), "markdown" or
+    "svg", laid out as the page says."""
     if to == "text":
         return sweep_text(sw)
     if to == "json":
         return sweep_json(sw)
     if to == "svg":
         return render_svg([sweep_plot(sw, k, lang) for k in range(len(sw.rows))])
-    blocks = build_sweep(sw, lang, image)
-    if to == "markdown":
-        return markdown.document(blocks)
-    if not standalone:
-        return "% " + "".join(c for _, c in segments("sweep_fragment", "en")) + "\n" + \
-            latex.fragment(blocks)
-    return standalone_document(blocks, lang, sw.problem)
+    blocks = build_sweep(sw, lang, image, page.width)
+    return render_page(blocks, to, lang, wide_labels(sw.problem), page)
 
 
 def _s(x: sp.Expr) -> str:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from . import (analyses, answers, checks, columns, conventions, derivation, exercises, page,
-               reading, textbook)
+from . import (analyses, answers, checks, columns, conventions, derivation, exercises,
+               mistakes_tex, page, reading, textbook)
 from .registry import GRAMMAR_FIELDS, LANGUAGES, PHRASES, Same, phrase, reason_text, register
 
 register(derivation.DERIVATION_PHRASES)  # solve --format latex/markdown
@@ -15,6 +15,7 @@ register(checks.CHECK_PHRASES)  # check
 register(conventions.CONVENTION_PHRASES)  # mask_bias, a book's d_k with given scores
 register(exercises.MISTAKE_NAMES)  # mistakes
 register(exercises.MISTAKE_FORMULAS)
+register(mistakes_tex.MISTAKE_TEX)  # mistakes --format latex/markdown
 register(exercises.EXERCISE_PHRASES)
 register(exercises.SET_PHRASES)  # problem sets
 register(columns.COLUMN_PHRASES)  # problems laid out in columns (Prince's book)

@@ -36,8 +36,7 @@ ANALYSIS_PHRASES: dict[str, dict[str, str]] = {
                             "difference {difference}).",
                       "zh": "每个点的权重、输出与权重熵都与独立的 {digits} 位 mpmath 数值计算一致"
                             "（最大差 {difference}）。"},
-    "sweep_fragment": {"en": "This fragment needs amsmath, amssymb and pgfplots.",
-                       "zh": "本片段需要 amsmath、amssymb 与 pgfplots 宏包。"},
+    "list_comma": {"en": ", ", "zh": "、"},
     "sweep_weight": {"en": "weight", "zh": "权重"},
     "sweep_key": {"en": "key", "zh": "key"},
     # non-uniqueness (注意力权重的非唯一性)
@@ -77,6 +76,9 @@ ANALYSIS_PHRASES: dict[str, dict[str, str]] = {
     "nu_pair": {"en": "Two far-apart distributions with identical output (total variation "
                       "distance ${distance}$):",
                 "zh": "两个相差很大却给出完全相同输出的分布（总变差距离 ${distance}$）："},
+    "nu_pair_long": {"en": "Two far-apart distributions with identical output, at total "
+                           "variation distance",
+                     "zh": "两个相差很大却给出完全相同输出的分布，二者的总变差距离为"},
     "nu_pair_check": {"en": "Both give the observed output exactly:",
                       "zh": "二者都精确给出观察到的输出："},
     "nu_verified": {"en": "Checked exactly: both are distributions and give $o$.",

@@ -30,17 +30,23 @@ COLUMN_PHRASES: dict[str, dict[str, str]] = {
     "tb_bias_sets_columns": {"en": "The masks add $M_{{ij}} = {bias}$ where query $j$ may not "
                                    "read key $i$, not $-\\infty$",
                              "zh": "掩码在禁止读取的位置加上 $M_{{ij}} = {bias}$，而不是 $-\\infty$"},
-    "tb_hidden_columns": {"en": "; it hides a score even though it is larger than every score its "
-                                "column may read, ${chain}$",
-                          "zh": "；即使某个分数比该列所有可读取的分数都大，掩码也照样屏蔽它：${chain}$"},
-    "tb_logits_rows_columns": {"en": "the logits $L = (S + M)/\\tau$, with ${tau}$, are, column by "
+    "tb_hidden_columns": {"en": "; a masked score is removed however large it is, even one larger "
+                                "than every score its column may read: ${chain}$",
+                          "zh": "；被屏蔽的分数无论多大都会被去掉，即使它大于该列所有可读取的分数："
+                                "${chain}$"},
+    "tb_hidden_bias_columns": {"en": "; a masked score is pushed far down however large it is, "
+                                     "even one larger than every score its column may read: "
+                                     "${chain}$",
+                               "zh": "；被屏蔽的分数无论多大都会被压到极小，即使它大于该列所有可读取的"
+                                     "分数：${chain}$"},
+    "tb_logits_rows_columns": {"en": "the logits $L = ({sum})/\\tau$, with ${tau}$, are, column by "
                                      "column,",
-                               "zh": "取 ${tau}$，逐列的 logits $L = (S + M)/\\tau$ 为"},
-    "tb_logits_symbolic_columns": {"en": "the logits $L = (S + M)/\\tau$ are, column by column,",
-                                   "zh": "逐列的 logits $L = (S + M)/\\tau$ 为"},
-    "tb_logits_one_columns": {"en": "since $\\tau = 1$, the logits $L = S + M$ are, column by "
+                               "zh": "取 ${tau}$，逐列的 logits $L = ({sum})/\\tau$ 为"},
+    "tb_logits_symbolic_columns": {"en": "the logits $L = ({sum})/\\tau$ are, column by column,",
+                                   "zh": "逐列的 logits $L = ({sum})/\\tau$ 为"},
+    "tb_logits_one_columns": {"en": "since $\\tau = 1$, the logits $L = {sum}$ are, column by "
                                     "column,",
-                              "zh": "因为 $\\tau = 1$，逐列的 logits $L = S + M$ 为"},
+                              "zh": "因为 $\\tau = 1$，逐列的 logits $L = {sum}$ 为"},
     "tb_exponentiate_columns": {"en": "Exponentiating each column", "zh": "逐列取指数"},
     "tb_exponentiate_one_columns": {"en": "Exponentiating the column", "zh": "对该列取指数"},
     "tb_sums_columns": {"en": "with sums {sums}; dividing each column by its sum",

@@ -24,9 +24,9 @@ CONVENTION_PHRASES: dict[str, dict[str, str]] = {
                             "exponential is a multiple of ${name}$, not 0)",
                       "zh": "（记 ${name} = {value} \\approx {decimal}$，被掩码 key 的指数是 "
                             "${name}$ 的倍数，而不是 0）"},
-    "tb_masked_small": {"en": ". No masked weight is exactly 0, but each is below "
-                              "$10^{{-{below}}}$ and prints as 0.",
-                        "zh": "。被掩码的权重都小于 $10^{{-{below}}}$，虽不精确为 0，打印出来却是 0。"},
+    "tb_masked_small": {"en": ". No masked weight is exactly 0: each is a tiny positive number, "
+                              "below $10^{{-{below}}}$.",
+                        "zh": "。被掩码的权重都不精确为 0，而是极小的正数，都小于 $10^{{-{below}}}$。"},
     "tb_with_below": {"en": ", with {names} as below,", "zh": "，记 {names}（见下式），"},
     # the checks
     "tb_check_masked_small": {"en": "The masks add ${bias}$, not $-\\infty$, so the {count} "

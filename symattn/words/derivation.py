@@ -102,15 +102,24 @@ DERIVATION_PHRASES: dict[str, dict[str, str]] = {
                           "uniform over the readable keys. Masked weights stay 0.",
                     "zh": "当 $\\tau \\to 0^+$ 时，全部权重集中到 logit 最大的 key 上（并列时平分）；"
                           "当 $\\tau \\to \\infty$ 时，权重在可读取的 key 上趋于均匀。被掩码的权重始终为 0。"},
-    "limit_row": {"en": "Row {row}: the largest logit is at {keys}, so each of these {count} keys gets "
-                        "$1/{count}$ in the cold limit and each of the {total} readable keys $1/{total}$ "
-                        "in the hot limit.",
-                  "zh": "第 {row} 行：最大 logit 位于 {keys}，低温极限下这 {count} 个 key 各得 $1/{count}$，"
-                        "高温极限下 {total} 个可读取的 key 各得 $1/{total}$。"},
+    "limit_cold_one": {"en": "Row {row}: the largest logit is at {keys} alone, which gets all the "
+                             "weight, 1, in the cold limit",
+                       "zh": "第 {row} 行：最大 logit 只在 {keys}，低温极限下它得到全部权重 1"},
+    "limit_cold_tie": {"en": "Row {row}: the largest logit is shared by the {count} keys {keys}, "
+                             "each of which gets $1/{count}$ in the cold limit",
+                       "zh": "第 {row} 行：{count} 个 key（{keys}）并列最大 logit，低温极限下各得 "
+                             "$1/{count}$"},
+    "limit_hot_one": {"en": "; it is the only key the row reads, so it keeps weight 1 in the hot "
+                            "limit too.",
+                      "zh": "；它是该行唯一可读取的 key，高温极限下权重仍为 1。"},
+    "limit_hot_many": {"en": "; each of the {total} keys the row reads gets $1/{total}$ in the hot "
+                             "limit.",
+                       "zh": "；高温极限下该行可读取的 {total} 个 key 各得 $1/{total}$。"},
     "limits_proved": {"en": "Every entry was computed by SymPy's limit of "
-                            "$1/\\sum_r e^{{(G_{{ir}} - G_{{ij}})/\\tau}}$, $G = S + M$, and agrees with the rule.",
-                      "zh": "每个条目都由 SymPy 对 $1/\\sum_r e^{{(G_{{ir}} - G_{{ij}})/\\tau}}$（$G = S + M$）"
-                            "求极限得到，并与上述规律一致。"},
+                            "$A_{{ij}} = 1/\\sum_r e^{{L_{{ir}} - L_{{ij}}}}$, where "
+                            "$L = (S + M)/\\tau$, and agrees with the rule.",
+                      "zh": "每个条目都由 SymPy 对 $A_{{ij}} = 1/\\sum_r e^{{L_{{ir}} - L_{{ij}}}}$"
+                            "（其中 $L = (S + M)/\\tau$）求极限得到，并与上述规律一致。"},
     "limits_unproved": {"en": "SymPy's limits did not all agree with the rule.",
                         "zh": "SymPy 求得的极限与上述规律不完全一致。"},
     "derivative": {"en": "Derivative of the weights by ${name}$", "zh": "权重对 ${name}$ 的导数"},

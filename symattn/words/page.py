@@ -162,6 +162,11 @@ PAGE_PHRASES: dict[str, dict[str, str] | Same] = {
     "step4_text": {"en": "Scale the scores, add the mask (−∞ blocks a key), divide by τ, then "
                          "normalise the row: the weights are non-negative and sum to 1.",
                    "zh": "缩放分数，加上掩码（−∞ 禁止读取），除以 τ，再逐行归一化：权重非负且和为 1。"},
+    "step4_text_bias": {"en": "Scale the scores, add the mask (a masked key gets {bias} instead "
+                              "of −∞, as the code writes it: its weight is tiny, not 0), divide by "
+                              "τ, then normalise the row: the weights are non-negative and sum to 1.",
+                        "zh": "缩放分数，加上掩码（被掩码的 key 得到 {bias} 而非 −∞，与代码的写法一致："
+                              "其权重极小但不为 0），除以 τ，再逐行归一化：权重非负且和为 1。"},
     "step5": {"en": "Weighted sum", "zh": "加权求和"},
     "step5_text": {"en": "Output row {row} is the weighted sum of the value rows, a vector of "
                          "length d_v = {d_v}; masked keys add nothing.",

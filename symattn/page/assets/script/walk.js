@@ -73,6 +73,13 @@ export function renderWalk() {
   watcher.observe(panel); // observed once (observing again changes nothing)
 }
 
+// the step's sentence: its variant for inputs given by projections, or for a finite mask bias
+function stepTextKey() {
+  if (state.step === 2 && data.projections) return "step2_text_projections";
+  if (state.step === 4 && data.maskBias) return "step4_text_bias";
+  return "step" + state.step + "_text";
+}
+
 function renderWalkPanel(v) {
   const panel = $("walk-panel");
   const ok = values && v && !v.error;
@@ -81,7 +88,7 @@ function renderWalkPanel(v) {
   const formula = state.step > 1 ? el("div", { class: "formula" }, mathNode(data.stepMath[state.step - 2])) : null;
   // new nodes in the panel start their entrance animation (none with reduced motion, none off screen)
   panel.classList.toggle("enter", walkSeen());
-  panel.replaceChildren(el("h3", { text: P["step" + state.step] }), el("p", { text: fill("step" + state.step + (state.step === 2 && data.projections ? "_text_projections" : "_text"), Object.assign({ source: data.projections && data.projections.cross ? "Y" : "X" }, fields)) }),
+  panel.replaceChildren(el("h3", { text: P["step" + state.step] }), el("p", { text: fill(stepTextKey(), Object.assign({ source: data.projections && data.projections.cross ? "Y" : "X", bias: data.maskBias }, fields)) }),
     ...[formula, visual].filter(Boolean), ...(ok && state.step >= 4 && !v.free ? legendNodes(namesInStep(v)) : []));
 }
 

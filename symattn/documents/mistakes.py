@@ -1,0 +1,43 @@
+"""The classic mistakes of one problem as blocks: each mistake, its formula, its A' and O'."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..answers.results import Mistake
+from ..derivation.orientation import said
+from ..printing.entries import equation_lines
+from ..printing.fit import Fit
+from .blocks import Block, Display, Heading, Paragraph, joined, segments
+from ..words import phrase
+
+
+def mistake_blocks(groups: Sequence[tuple[str | None, Sequence[Mistake]]], lang: str,
+                   width: float = 345.0, columns: bool = False) -> list[Block]:
+    """The title, then per group (one head, or the output of every head mistaken alike) its
+    title when there are several, and per mistake its name, formula and result; the matrices
+    as shown (a columns book's already turned)."""
+    fit, depth = Fit(width), 2 if len(groups) > 1 else 1
+    space = "" if lang == "zh" else " "  # no space after a full-width stop
+    blocks: list[Block] = [Heading(1, segments("mistakes_title", lang))]
+    for title, found in groups:
+        if title and depth == 2:
+            blocks.append(Heading(2, (("label", title),)))
+        elif title:
+            blocks.append(Paragraph((("label", title),)))
+        for m in found:
+            formula = segments(said(f"tex_formula_{m.name}", columns), lang)
+            blocks.append(Heading(depth + 1, segments(said(f"tex_mistake_{m.name}", columns), lang)))
+            if m.A is not None and m.O is not None:
+                blocks += [Paragraph(joined(formula, segments("tex_mistake_gives", lang), separator=space)),
+                           Display(tuple(equation_lines("A'", [], m.A, None, fit, "A'")
+                                         + equation_lines("O'", [], m.O, None, fit, "O'")))]
+            elif m.O is not None:
+                blocks += [Paragraph(joined(formula, segments("tex_mistake_output", lang), separator=space)),
+                           Display(tuple(equation_lines(r"\operatorname{MHA}'(X)", [], m.O, None,
+                                                        fit, "O'")))]
+            else:
+                blocks.append(Paragraph(joined(formula, segments(
+                    "tex_mistake_skipped", lang, reason=phrase(f"mistake_{m.reason}", lang)),
+                    separator=space)))
+    return blocks

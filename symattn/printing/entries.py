@@ -1,0 +1,163 @@
+"""Analysis displays that fit the text block: a matrix equation whole, broken before its
+relations, row by row, or entry by entry (a sum broken at its plus signs, a fraction too wide
+for a line written as (numerator) / denominator over several lines)."""
+
+from __future__ import annotations
+
+import sympy as sp
+
+from .fit import Fit, chain, pack, vector
+from .matrices import cells, entry, query, row_lines, stacked
+from .printer import math, matrix
+
+LEFT = 60.0  # the width left of the alignment point of a row's or an entry's name, at most
+
+
+def fits(lines: list[str], fit: Fit) -> bool:
+    """Whether every aligned line fits (its two sides side by side)."""
+    return all(fit.fits(line.replace("&", "")) for line in lines)
+
+
+def equation_lines(lhs: str, formulas: list[tuple[str, str]], m: sp.MatrixBase,
+                   decimals: list[list[str]] | None, fit: Fit, name: str) -> list[str]:
+    """lhs = formula … = [m] ≈ [decimals] as aligned lines that fit: one line, broken before a
+    relation, then row by row (name_{i,·}), then entry by entry (name_{i,j})."""
+    shown = cells(m)
+    whole = [("=", matrix(shown))] + ([(r"\approx", matrix(decimals))] if decimals else [])
+    for terms_ in (formulas + whole, formulas[-1:] + whole, formulas[:1] + whole, whole):
+        lines = chain(lhs, terms_, fit)
+        if lines is not None and fits(lines, fit):
+            return lines
+    lead = [f"{lhs} &= {formulas[0][1]}"] if formulas else []
+    lines = row_lines(name, shown, decimals, fit, lead)
+    if fits(lines, fit):
+        return lines
+    return lead + [line for i in range(m.rows) for line in
+                   row_entries(name, i, list(m.row(i)), decimals and decimals[i], fit)]
+
+
+def row_entries(name: str, i: int, values: list[sp.Expr], decimals: list[str] | None,
+                fit: Fit) -> list[str]:
+    """Row i entry by entry: name_{i,j} = value ≈ decimal; the zeros of the row on one line
+    (name_{i,·} = 0 for a row of zeros, name_{i,j} = 0 for j = 3, 4 otherwise)."""
+    lines, zeros = [], [str(j + 1) for j, x in enumerate(values) if x == 0]
+    if len(zeros) == len(values):
+        return [rf"{query(name, i)} &= 0"]
+    for j, x in enumerate(values):
+        if x != 0:
+            lines += entry_lines(entry(name, i, j), x, fit, decimals[j] if decimals else None)
+    if len(zeros) == 1:
+        lines.append(rf"{entry(name, i, int(zeros[0]) - 1)} &= 0")
+    elif zeros:
+        lines.append(rf"{name.rstrip()}_{{{i + 1},j}} &= 0 \quad (j = {', '.join(zeros)})"
+                     if "_" not in name else
+                     rf"{{{name}}}_{{{i + 1},j}} &= 0 \quad (j = {', '.join(zeros)})")
+    return lines
+
+
+def entry_lines(lhs: str, x: sp.Expr, fit: Fit, decimal: str | None = None,
+                formula: str | None = None) -> list[str]:
+    """lhs (= formula) = x (≈ decimal) on one line or broken before a relation; else a sum
+    broken at its plus signs, a term too wide for a line as (numerator) / (denominator) broken
+    at the plus signs of both, a fraction over one denominator first tried as 1/d (n₁ + …);
+    the decimal on a line of its own when it does not fit beside."""
+    text = math(x)
+    lead = [("=", formula)] if formula else []
+    after = [rf"&\approx {decimal}"] if decimal is not None else []
+    if decimal is not None:
+        lines = chain(lhs, lead + [("=", text), (r"\approx", decimal)], fit, at=LEFT)
+        if lines is not None and fits(lines, fit):
+            return lines
+    tries = [[("=", text)]]
+    numerators, denominator = _over(x)
+    if denominator != 1:
+        top = _signed(numerators)
+        prefactor = rf"\frac{{1}}{{{math(denominator)}}}"
+        tries.append(_bracketed(top, prefactor))
+    tries.append(_broken(x, Fit(fit.points - LEFT - 20.0)))
+    for pieces in tries:
+        lines = chain(lhs, lead + pieces, fit, at=LEFT)
+        if lines and fits(lines, fit):
+            return lines + after
+    return [f"{lhs} &= " + " = ".join(p for _, p in lead) + (" = " if lead else "") + text] + after
+
+
+def _bracketed(pieces: list[tuple[str, str]], before: str = "") -> list[tuple[str, str]]:
+    """Chain pieces in brackets: before\bigl(first … last\bigr)."""
+    out = list(pieces)
+    out[0] = (out[0][0], before + r"\bigl(" + out[0][1])
+    out[-1] = (out[-1][0], out[-1][1] + r"\bigr)")
+    return out
+
+
+def _broken(x: sp.Expr, room: Fit) -> list[tuple[str, str]]:
+    """A sum's terms as chain pieces; a term wider than room as (its numerator's terms) /
+    (its denominator's terms), so that a line may break inside it at a plus sign."""
+    out: list[tuple[str, str]] = []
+    for k, (relation, text) in enumerate(_signed(x.args if x.is_Add else (x,))):
+        term = (x.args if x.is_Add else (x,))[k]
+        if room.fits(text):
+            out.append((relation, text))
+            continue
+        n, d = sp.fraction(term)
+        top = _bracketed(_signed(n.args if n.is_Add else (n,)))
+        bottom = _bracketed(_signed(d.args if d.is_Add else (d,)))
+        top[0] = ("=" if k == 0 else "+", top[0][1])
+        out += top + [(r"\big/", bottom[0][1])] + bottom[1:]
+    return out
+
+
+def _signed(parts) -> list[tuple[str, str]]:
+    """Terms as chain pieces: the first after an equals sign, the rest after their signs."""
+    out = []
+    for k, term in enumerate(parts):
+        text = math(term)
+        sign = "-" if text.startswith("-") else "+"
+        body = text[1:].strip() if sign == "-" else text
+        out.append(("=", text) if k == 0 else (sign, body))
+    return out
+
+
+def vector_lines(name: str, values: list[sp.Expr], fit: Fit,
+                 decimals: list[str] | None = None) -> list[str]:
+    """name = (v₁, v₂, …) ≈ (d₁, …) on one line; else the decimals on a line of their own;
+    else broken after a comma; else name_j = v_j ≈ d_j entry by entry."""
+    entries = [math(v) for v in values]
+    exact = r"\left(" + ", ".join(entries) + r"\right)"
+    numbers = [(r"\approx", r"\left(" + ", ".join(decimals) + r"\right)")] if decimals else []
+    for pieces in ([("=", exact)] + numbers, [("=", exact)]):
+        lines = chain(name, pieces, fit, at=LEFT)
+        if lines and fits(lines, fit):
+            return lines if len(pieces) > 1 or not decimals else \
+                lines + _tuple_lines(r"\approx", decimals, fit)
+    broken = vector(entries, Fit(fit.points - LEFT))
+    if broken is not None:
+        return [f"{name} &= {broken[0]}"] + [rf"&\phantom{{=}} {piece}" for piece in broken[1:]] \
+            + (_tuple_lines(r"\approx", decimals, fit) if decimals else [])
+    return [line for j, v in enumerate(values) for line in
+            entry_lines(f"{name}_{{{j + 1}}}", v, fit, decimals[j] if decimals else None)]
+
+
+def _tuple_lines(relation: str, entries: list[str], fit: Fit) -> list[str]:
+    """&≈ (d₁, d₂, …), broken after a comma when too wide."""
+    broken = vector(entries, Fit(fit.points - LEFT)) or [r"\bigl(" + ", ".join(entries) + r"\bigr)"]
+    return [f"&{relation} {broken[0]}"] + [rf"&\phantom{{{relation}}} {piece}" for piece in broken[1:]]
+
+
+def _over(x: sp.Expr) -> tuple[tuple[sp.Expr, ...], sp.Expr]:
+    """The numerator's terms and the denominator of a fraction, or of a sum of fractions over
+    one denominator ((a,), 1 when x is neither)."""
+    if x.is_Add:
+        parts = [sp.fraction(term) for term in x.args]
+        if len({d for _, d in parts}) == 1 and parts[0][1] != 1:
+            return tuple(n for n, _ in parts), parts[0][1]
+        return (x,), sp.Integer(1)
+    n, d = sp.fraction(x)
+    return (n.args if n.is_Add else (n,)), d
+
+
+def side_by_side(named: list[tuple[str, sp.MatrixBase]], fit: Fit) -> list[str]:
+    """name = [matrix] items side by side, as many to a line as fit; a matrix too wide for a
+    line in blocks of columns (X_{·,1…4})."""
+    items = [line for name, m in named for line in stacked(name, cells(m), fit)]
+    return pack(items, fit) or items

@@ -1,0 +1,202 @@
+"""Derivations an editor can send to print, each defect tested on the case that showed it: wide
+d_k set by blocks of columns with the dot products they feed, every input of a multi-head result
+shown (W_O, b_O), a bias B as its own matrix beside Q, K, V (and in a problem-set question), a
+bias of −1e9 written −10^9 with its leak the tiny weight it is, heatmap labels as wide as their
+cells in the text's decimal format, and no empty phrase in any output."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import re
+
+import pytest
+import sympy as sp
+from conftest import ROOT
+
+import symattn
+from symattn.cli import main
+from symattn.derivation import Options, derive
+from symattn.documents.blocks import Heatmap
+from symattn.documents.derivation import POINTS_PER_CM, heatmap
+from symattn.exercises.generator import Settings, generate
+from symattn.exercises.generator import write_problems as write
+from symattn.printing.measure import width
+
+WIDE = ROOT / "tests" / "wide"
+TWO_HEADS = ROOT / "worked_examples" / "12_two_heads" / "problem.toml"
+EMPTY = (", ,", "with , gives", "with ,", "记，得", "，，", "，。")
+
+BIAS = """title = "A padding bias of -1e9"
+title_zh = "加 -1e9 的偏置"
+tokens = ["a", "b", "c"]
+[input]
+Q = [[1], [2], [1]]
+K = [[0], ["ln(3)"], ["ln(2)"]]
+V = [[2, 0], [0, 4], [6, 2]]
+[attention]
+bias = [[0, 0, -1e9], [0, 0, -1e9], [0, 0.5, -1e9]]
+"""
+
+MASK_BIAS = """tokens = ["a", "b", "c"]
+[input]
+Q = [[1], [2], [1]]
+K = [[0], ["ln(3)"], ["ln(2)"]]
+V = [[2, 0], [0, 4], [6, 2]]
+[attention]
+mask = "causal"
+mask_bias = "-1e9"
+"""
+
+
+def _solve(path, *extra: str) -> str:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["solve", str(path), *extra]) == 0
+    return out.getvalue()
+
+
+@pytest.fixture(scope="module")
+def bias_file(tmp_path_factory):
+    path = tmp_path_factory.mktemp("bias") / "bias.toml"
+    path.write_text(BIAS, encoding="utf-8")
+    return path
+
+
+# H1: d_k = 64
+
+def test_a_projected_q_of_64_columns_is_set_in_blocks_of_columns():
+    text = _solve(WIDE / "dk64.toml", "--format", "latex")
+    assert not re.search(r"^[QK] &= \\left\[\\begin\{array\}", text, re.M)  # never whole
+    blocks = re.findall(r"^Q_\{\\cdot,(\d+)\\ldots (\d+)\} &= ", text, re.M)
+    assert blocks[0][0] == "1" and blocks[-1][1] == "64"
+    assert all(int(b[0]) == int(a[1]) + 1 for a, b in zip(blocks, blocks[1:]))  # no column lost
+    assert re.search(r"^K_\{\\cdot,1\\ldots \d+\} &= ", text, re.M)
+    widest = max(len(line) for line in text.splitlines() if "array" in line)
+    assert widest < 400  # the old single line held all 64 columns: about 650 characters
+
+
+def test_the_dot_products_of_64_terms_are_broken_at_their_plus_signs():
+    """Row 1 step by step: R_{1,1} = q₁·k₁ = (all 64 products) = −5, over several lines."""
+    problem = symattn.load_problem(WIDE / "dk64.toml")
+    trace = symattn.attend(problem)
+    text = _solve(WIDE / "dk64.toml", "--format", "latex", "--detail", "full")
+    start = text.index(r"R_{1,1} &= \mathbf q_{1} \cdot \mathbf k_{1} = ")
+    block = text[start:text.index("R_{1,2}", start)]
+    lines = block.strip().rstrip("\\").splitlines()
+    assert len(lines) > 4 and all(line.startswith("&+ ") for line in lines[1:-1])
+    assert block.count(r"\cdot") == 64 + 1  # the 64 products, and q₁ · k₁
+    assert trace.R[0, 0] == -5 and lines[-1].rstrip(" \\").endswith("= -5")
+
+
+# H2: every input of a multi-head result
+
+@pytest.mark.parametrize("to", ["latex", "markdown"])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("detail", ["summary", "textbook", "full"])
+def test_example_12_shows_w_o_before_the_result(to, lang, detail):
+    text = _solve(TWO_HEADS, "--format", to, "--lang", lang, "--detail", detail)
+    w_o = r"W_O = \left[\begin{array}{cc} 1 & 0 \\ 0 & 1 \\ 1 & 1 \end{array}\right]"
+    assert w_o in text and text.index(w_o) < text.index(r"\operatorname{MHA}(X) = C\,W_O")
+
+
+def test_an_output_bias_is_shown_beside_w_o(tmp_path):
+    path = tmp_path / "heads.toml"
+    source = TWO_HEADS.read_text(encoding="utf-8").split("[answers]")[0]
+    path.write_text(source.replace("W_O = [[1, 0], [0, 1], [1, 1]]",
+                                   "W_O = [[1, 0], [0, 1], [1, 1]]\nb_O = [1, -1]"), encoding="utf-8")
+    text = _solve(path, "--format", "latex")
+    assert re.search(r"b_O\^\{\\mathsf T\} &?= \\left\[\\begin\{array\}\{cc\} 1 & -1 \\end", text)
+    assert text.index("b_O^{\\mathsf T} &=") < text.index(r"\operatorname{MHA}(X) = C")
+    assert r"\operatorname{MHA}(X) = C\,W_O + \mathbf 1 b_O^{\mathsf T}" in text
+    assert r"\left[\begin{array}{cc} 8/3 & 1/3 \\ 29/14 & 3/7 \\ 83/35 & 3/7 \end{array}\right]" \
+        in text  # the result of example 12 plus (1, -1) in every row
+
+
+# H7 / M11 and H3: a bias B, and a bias of −1e9
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_bias_is_its_own_matrix_and_minus_1e9_is_ten_to_the_nine(bias_file, lang):
+    text = _solve(bias_file, "--format", "latex", "--lang", lang, "--detail", "full")
+    inputs = text.split(r"\sqrt{d_k}", 1)[0]
+    assert r"B = \left[\begin{array}{ccc} 0 & 0 & - 10^{9} \\ 0 & 0 & - 10^{9} \\ " \
+        r"0 & 0.5 & - 10^{9} \end{array}\right]." in inputs
+    assert "M = " not in text and "M_{" not in text  # no mask: M would hold only zeros
+    assert r"L &= \frac{S + B}{\tau}" in text and r"L_{1,3} &= S_{1,3} + B_{1,3} = \ln 2 + (- 10^{9})" \
+        in text
+    assert "1000000000" not in text  # no 10^9 written out, no e^{1000000000.5}
+    assert r"\epsilon = e^{- 10^{9}} \approx 1.2 \times 10^{-434294482}" in text
+    assert r"\frac{2 \epsilon}{2 \epsilon + 4}" in text  # the leak: a tiny weight, named
+    assert r"6.2 \times 10^{-434294483}" in text
+
+
+def test_the_leak_of_a_bias_of_minus_1e9_is_the_exact_tiny_weight(bias_file):
+    trace = symattn.attend(symattn.load_problem(bias_file))
+    eps = sp.exp(-1000000000)
+    assert sp.simplify(trace.A[0, 2] - 2 * eps / (4 + 2 * eps)) == 0
+    assert sp.simplify(trace.A[0, 0] - 1 / (4 + 2 * eps)) == 0
+    assert not any(a.args[0] > 1000 for x in trace.A for a in x.atoms(sp.exp))  # no e^(10^9)
+
+
+def test_a_generated_question_with_a_bias_shows_b(tmp_path):
+    """A problem-set question that says "with the bias B added" writes B out."""
+    write(generate(Settings(kind="temperature"), 2, seed=11), tmp_path)
+    out = tmp_path / "set.tex"
+    assert main(["problemset", str(tmp_path), "-o", str(out)]) == 0
+    questions = out.read_text(encoding="utf-8").split("Solutions", 1)[0]
+    asked = questions.count("with the bias \\(B\\) added")
+    assert asked == 2 and questions.count(r"B = \left[") == asked
+
+
+# H4: heatmap labels
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_heatmap_labels_are_the_texts_decimals_and_fit_their_cells(tmp_path, lang):
+    path = tmp_path / "mask.toml"
+    path.write_text(MASK_BIAS, encoding="utf-8")
+    text = _solve(path, "--format", "latex", "--figure", "--lang", lang)
+    assert r"{\(3.7 \times 10^{-434294482}\)};" in text  # as in A ≈ […], not 3.7e-434294482
+    assert r"{\(0.5000\)};" in text and r"0.1667 & 0.5000 & 0.3333" in text  # one format
+    cell = float(re.search(r"\\begin\{tikzpicture\}\[x=([\d.]+)cm", text).group(1))
+    labels = re.findall(r"\{\\\((.*?)\\\)\};", text)
+    assert cell * POINTS_PER_CM >= max(width(label, "T") for label in labels) * 0.8 * 1.12 + 8
+    markdown = _solve(path, "--format", "markdown", "--figure", "--lang", lang)
+    assert r"{$3.7 \times 10^{-434294482}$}" in markdown
+
+
+EIGHT = """[input]
+Q = [[1], [1], [1], [1], [1], [1], [1], [1]]
+K = [[0], [1], [2], [3], [4], [5], [6], [7]]
+V = [[1, 0], [0, 1], [1, 1], [1, 0], [0, 1], [1, 1], [1, 0], [0, 1]]
+[attention]
+mask = "causal"
+mask_bias = "-1e9"
+"""
+
+
+def test_a_heatmap_too_wide_for_one_line_labels_stacks_them():
+    """Eight keys with e^(-10^9)-small weights: the labels go on two lines, the grid fits."""
+    trace = symattn.attend(symattn.parse_problem(EIGHT))
+    d = derive(trace, symattn.check(trace), Options(figure=True))
+    (block,) = heatmap(d)
+    assert isinstance(block, Heatmap) and block.stacked
+    assert block.cell_cm * 8 * POINTS_PER_CM * block.scale <= d.options.width - 15.0 and block.scale < 1
+    text = symattn.render(trace, "latex", figure=True)
+    assert re.search(r"\{\\\([\d.]+ \\times\\\)\\\\\\\(10\^\{-\d+\}\\\)\};", text)
+
+
+# Empty phrases and the causal sentence (M17)
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("source", ["mask", "bias", "causal"])
+def test_no_empty_phrase(tmp_path, bias_file, source, lang):
+    path = {"bias": bias_file, "causal": ROOT / "worked_examples" / "02_causal_three_positions" /
+            "problem.toml", "mask": tmp_path / "mask.toml"}[source]
+    if source == "mask":
+        path.write_text(MASK_BIAS, encoding="utf-8")
+    for to in ("latex", "markdown"):
+        for detail in ("summary", "textbook", "full"):
+            text = _solve(path, "--format", to, "--lang", lang, "--detail", detail)
+            assert not [e for e in EMPTY if e in text], (to, detail)
+            assert "it hides a score even though" not in text
+            assert "掩码也照样屏蔽它" not in text
