@@ -142,3 +142,12 @@ def test_the_sphinx_directive_takes_checks():
     assert "The shapes agree" in full.markdown and "The shapes agree" in full.latex
     short = shown(TWO, "derivation", None, None, "paragraph")
     assert "All 7 checks pass." in short.markdown and "The shapes agree" not in short.latex
+
+
+def test_a_short_irrational_row_is_checked_written_out(capsys):
+    """M3: example 09's row in symbols is summed as written, not said in words."""
+    sweep = ROOT / "worked_examples" / "09_parameter_sweep" / "problem.toml"
+    _, out, _ = _solve(capsys, str(sweep), "--format", "latex")
+    assert (r"The row sums to 1: \(\frac{t_{2}}{t_{1} + t_{2}} + \frac{t_{1}}{t_{1} + t_{2}} = 1\)"
+            in out)
+    assert "sums to exactly 1" not in out
