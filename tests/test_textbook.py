@@ -236,7 +236,7 @@ def test_a_title_table_gives_both_languages():
 # ------------------------------------------------------------- 11. checks
 
 def test_checks_are_sentences_with_their_values():
-    text = latex("02_causal_three_positions")
+    text = latex("02_causal_three_positions", checks="full")
     checks = text.split("Checks}")[1]
     assert "All 7 checks pass." in checks and ": holds" not in checks
     assert "All 3 masked weights are exactly 0." in checks
@@ -244,9 +244,9 @@ def test_checks_are_sentences_with_their_values():
 
 
 def test_a_symbolic_temperature_check_says_where_it_was_compared():
-    text = latex("14_symbolic_temperature")
+    text = latex("14_symbolic_temperature", checks="full")
     assert re.search(r"gives the same values at the sample point \\\(t = \d+/\d+\\\)", text)
-    assert "（取" not in latex("14_symbolic_temperature", lang="zh")  # no parentheses in parentheses
+    assert "（取" not in latex("14_symbolic_temperature", lang="zh", checks="full")  # no parentheses in parentheses
 
 
 # ------------------------------------------------------------- 12, 14. the lesson's examples
@@ -273,7 +273,7 @@ def test_the_five_token_example_gives_the_lessons_row():
 # ------------------------------------------------------------- 7. fragments in a book
 
 def test_headings_follow_the_options():
-    text = latex("02_causal_three_positions", heading="subsection", numbered=True,
+    text = latex("02_causal_three_positions", heading="subsection", numbered=True, checks="full",
                  label="ex:causal")
     assert text.startswith(r"\subsection{Causal attention, three positions}\label{ex:causal}")
     assert r"\subsubsection{Checks}\label{ex:causal:checks}" in text

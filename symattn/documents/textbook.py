@@ -246,7 +246,8 @@ def wide_sums(d: Derivation) -> set[int]:
 
 
 def _row_sums(d: Derivation, fit: Fit) -> tuple[Segment, ...]:
-    """1, 1/10 + 9/10 = 1, 1/6 + 1/2 + 1/3 = 1 where every weight is short; else in words."""
+    """1, 1/10 + 9/10 = 1, 1/6 + 1/2 + 1/3 = 1, irrational rows too (e/(1 + e) + 1/(1 + e) = 1),
+    where every row's sum is short; else in words."""
     lang, t = d.options.lang, d.trace
     masked = not all(all(row) for row in t.readable)
     sums = []
@@ -254,10 +255,11 @@ def _row_sums(d: Derivation, fit: Fit) -> tuple[Segment, ...]:
         entries = [d.display["A"][i, j] for j in range(t.A.cols) if t.readable[i][j]]
         if not entries:
             continue
-        if not all(x.is_Rational or x.is_Symbol for x in entries):
+        text = " + ".join(math(x, slash=True) for x in entries)
+        if not all(x.is_Rational or x.is_Symbol for x in entries) and \
+                not Fit(fit.points * 0.4).fits(text):  # stacked fractions: short ones only
             sums = None
             break
-        text = " + ".join(math(x, slash=True) for x in entries)
         sums.append(text if len(entries) == 1 else f"{text} = 1")
     one = "_one" if sum(z is not None for z in d.sums) == 1 else ""  # as in weights()
     if sums and all(Fit(fit.points * 0.8).fits(s) for s in sums):

@@ -118,6 +118,10 @@ TEXTBOOK_PHRASES: dict[str, dict[str, str]] = {
     "tb_checks_all": {"en": "All {count} checks pass.", "zh": "全部 {count} 项核对均通过。"},
     "tb_checks_some": {"en": "{failed} of {count} checks do not pass.",
                        "zh": "{count} 项核对中有 {failed} 项未通过。"},
+    "tb_checks_some_named": {"en": "{n} of {count} checks do not pass: {names}.",
+                             "zh": "{count} 项核对中有 {n} 项未通过：{names}。"},
+    "tb_checks_undecided_named": {"en": "{n} of {count} checks could not be decided: {names}.",
+                                  "zh": "{count} 项核对中有 {n} 项无法判定：{names}。"},
     "tb_checks_undecided": {"en": "{undecided} of {count} checks could not be decided; the "
                                   "others pass.",
                             "zh": "{count} 项核对中有 {undecided} 项无法判定，其余均通过。"},
