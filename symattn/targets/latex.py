@@ -69,17 +69,16 @@ def heading(b: Heading, headings: Headings) -> str:
     return text
 
 
-BREAKABLE = 12  # a display of more lines may break across pages (a whole matrix's rows, A by rows)
-TALL = 40  # or of more rows, its matrices' rows counted (Q, K and V of 32 tokens one under another)
-_CONTINUED = ("&+", "&-", r"&\phantom")  # a line going on with the sum or vector above
 KEPT = 6  # an entry of at most this many lines is never split between pages
 
 
 def _line_ends(lines: tuple[str, ...]) -> list[str]:
-    """What ends each line of a breakable display: \\\\* (no page break) inside an entry of at
-    most KEPT lines, so that O_{1,3} = 1/Z_1(… is not split at its open bracket, \\\\ elsewhere
-    (an entry longer than that, a row of 48 fractions, must break to fit the page)."""
-    starts = [k for k, line in enumerate(lines) if not line.startswith(_CONTINUED)] + [len(lines)]
+    """What ends each line of a display: \\\\* (no page break) inside an entry of at most KEPT
+    lines (a line starting at the alignment point, "&= …", "&\\approx …", "&+ …", goes on with
+    the entry above), so that O_{1,3} = 1/Z_1(… is not split at its open bracket, \\\\ between
+    entries and inside a longer entry (a row of 48 fractions must break to fit the page)."""
+    starts = [k for k, line in enumerate(lines) if not line.lstrip().startswith("&")]
+    starts = sorted({0, *starts, len(lines)})
     ends = [" \\\\\n"] * len(lines)
     for first, after in zip(starts, starts[1:]):
         if after - first <= KEPT:
@@ -89,21 +88,21 @@ def _line_ends(lines: tuple[str, ...]) -> list[str]:
 
 
 def display(b: Display) -> str:
-    """\\[ … \\] for one line; aligned at '&' or centred (gathered) for several; a display
-    of more than BREAKABLE lines, or of more than TALL rows with its matrices' rows, as align*
-    (gather*) with page breaks allowed between its lines, as one display never breaks and a
-    long one would run off the page."""
+    """\\[ … \\] for one line; for several, align* (at '&') or gather* (centred) with page
+    breaks allowed between entries, so that a page fills rather than leaving a display of ten
+    lines for the next page (\\allowdisplaybreaks is scoped to the display); a kept display
+    as one unbreakable aligned (gathered) block."""
     if len(b.lines) == 1:
         return r"\[" + unaligned(b.lines[0]) + r"\]"
     aligned = any(unaligned(line) != line for line in b.lines)
-    body = " \\\\\n".join(b.lines)
-    if len(b.lines) > BREAKABLE or body.count("\\\\") + 1 > TALL:
-        environment = "align*" if aligned else "gather*"
-        body = "".join(line + end for line, end in zip(b.lines, _line_ends(b.lines)))
-        return (f"{{\\allowdisplaybreaks\n\\begin{{{environment}}}\n{body}\n"
-                f"\\end{{{environment}}}}}")
-    environment = "aligned" if aligned else "gathered"
-    return f"\\[\n\\begin{{{environment}}}\n{body}\n\\end{{{environment}}}\n\\]"
+    if b.kept:
+        environment = "aligned" if aligned else "gathered"
+        return f"\\[\n\\begin{{{environment}}}\n" + " \\\\\n".join(b.lines) + \
+            f"\n\\end{{{environment}}}\n\\]"
+    environment = "align*" if aligned else "gather*"
+    body = "".join(line + end for line, end in zip(b.lines, _line_ends(b.lines)))
+    return (f"{{\\allowdisplaybreaks\n\\begin{{{environment}}}\n{body}\n"
+            f"\\end{{{environment}}}}}")
 
 
 def _step(b: Step) -> str:
