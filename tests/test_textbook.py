@@ -286,8 +286,22 @@ def test_the_five_token_example_gives_the_lessons_row():
 def test_headings_follow_the_options():
     text = latex("02_causal_three_positions", heading="subsection", numbered=True,
                  label="ex:causal")
-    assert text.startswith(r"\subsection{Causal attention, three positions}\label{ex:causal}")
-    assert r"\subsubsection{Checks}\label{ex:causal:checks}" in text
+    assert text.startswith(r"\subsection[Causal attention, three positions]{\hyphenpenalty=10000 "
+                           r"\exhyphenpenalty=10000 Causal attention, three positions}"
+                           r"\label{ex:causal}")
+    assert r"\subsubsection{Checks}\label{ex:causal:checks}" in text  # short: never two lines
+
+
+def test_token_labels_that_are_a_letter_and_a_number_are_subscripted():
+    """k1 is k₁ wherever a label stands alone (headings, heatmaps, legends, keys named in a
+    sentence); a word label stays text and quoted listings keep the names as written."""
+    text = latex("08_same_output_different_weights", detail="full")
+    assert r"Row 1 (\(q_{1}\))" in text and "Row 1 (q1)" not in text
+    assert "(k1)" not in text
+    sweep = (ROOT / "worked_examples" / "09_parameter_sweep" / "sweep.en.tex").read_text("utf-8")
+    assert r"\addlegendentry{$a_{1}\ (k_{1}),\ \tau = \frac{1}{2}$}" in sweep
+    five = latex("05_five_tokens_temperature", figure=True)
+    assert r"\node[anchor=east,font=\footnotesize] at (0,0.5) {模型};" in five
     default = latex("02_causal_three_positions")
     assert default.startswith(r"\section*{") and r"\label" not in default
 

@@ -9,7 +9,7 @@ from ..printing.plain import symbol_text, tick_text
 from ..printing.entries import entry_lines, fits, side_by_side, vector_lines
 from ..printing.fit import Fit, pack
 from ..printing.matrices import sum_lines
-from ..printing.printer import decimal_math, escape_text, math
+from ..printing.printer import decimal_math, escape_text, indexed_label, math
 from .analysis_layout import subtitle
 from .blocks import (Block, Curve, Display, Heading, Label, Paragraph, Plot, segments,
                      unaligned)
@@ -156,7 +156,8 @@ def sweep_plot(sw: Sweep, k: int, lang: str, image: str | None = None) -> Plot:
             f"{symbol_text(sw.series.symbol.name)} = {tick_text(sp.sstr(sw.series.values[s]))}"
         for j in range(p.n_k):
             name = p.column_labels[j]
-            key = f"a_{{{j + 1}}}" + (rf"\ (\text{{{escape_text(name)}}})" if name != str(j + 1) else "")
+            shown = indexed_label(name) or rf"\text{{{escape_text(name)}}}"  # k_{1} for k1
+            key = f"a_{{{j + 1}}}" + (rf"\ ({shown})" if name != str(j + 1) else "")
             legend = key + (rf",\ {setting}" if setting else "")
             text = f"a{j + 1}" + (f" ({name})" if name != str(j + 1) else "") + \
                 (f", {setting_text}" if setting_text else "")

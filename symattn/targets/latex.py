@@ -9,7 +9,7 @@ from collections.abc import Callable
 from ..documents.blocks import (COLORS, DASHES, Block, Display, Heading, Heatmap, Items, Paragraph,
                                Plot, Segment, Step, unaligned)
 from ..model import Trace
-from ..printing.printer import escape_text, math, matrix
+from ..printing.printer import escape_text, label_text, math, matrix
 
 MARK = 32  # characters of a title a page head can hold (upper case, 10 pt, 345 pt wide)
 SECTIONS = ("part", "chapter", "section", "subsection", "subsubsection", "paragraph",
@@ -38,7 +38,7 @@ def inline(parts: tuple[Segment, ...]) -> str:
         if kind == "math":
             out.append(rf"\({content}\)")
         elif kind == "label":
-            out.append(escape_text(content))
+            out.append(label_text(content))
         else:
             out.append(_prose(content))
     return "".join(out)
@@ -49,6 +49,10 @@ ONE_LINE = 40
 STRETCH = r"\emergencystretch=3em "
 """Lets TeX spread a two-line title's words rather than run it into the margin ("two-position
 example"); set inside the heading's own paragraph, so it changes nothing else."""
+HUGE_LINE = 24
+"""A title longer than this may take two lines even at a chapter's size, and may be hyphenated."""
+UNBROKEN = r"\hyphenpenalty=10000 \exhyphenpenalty=10000 "
+"""No word of a heading is hyphenated ("temper-ature"): set in the heading's own paragraph."""
 
 
 def heading(b: Heading, headings: Headings) -> str:
@@ -56,7 +60,7 @@ def heading(b: Heading, headings: Headings) -> str:
     at = min(SECTIONS.index(headings.top) + b.level - 1, len(SECTIONS) - 1)
     star = "" if headings.numbered else "*"
     plain = "".join(content for _, content in b.segments)
-    stretch = STRETCH if len(plain) > ONE_LINE else ""
+    stretch = (STRETCH if len(plain) > ONE_LINE else "") + (UNBROKEN if len(plain) > HUGE_LINE else "")
     short = f"[{inline(b.short or b.segments)}]" if headings.numbered and (b.short or stretch) \
         else ""
     text = rf"\{SECTIONS[at]}{star}{short}{{{stretch}" + inline(b.segments) + "}"
@@ -155,9 +159,9 @@ def heatmap(h: Heatmap) -> str:
             lines.append(rf"\node[text={ink},font=\{h.font},align=center] at "
                          rf"({j + 0.5},{i + 0.5}) {{{_label(h.cells[i][j], h.stacked)}}};")
     for i, label in enumerate(h.rows):
-        lines.append(rf"\node[anchor=east,font=\footnotesize] at (0,{i + 0.5}) {{{escape_text(label)}}};")
+        lines.append(rf"\node[anchor=east,font=\footnotesize] at (0,{i + 0.5}) {{{label_text(label)}}};")
     for j, label in enumerate(h.columns):
-        lines.append(rf"\node[anchor=south,font=\footnotesize] at ({j + 0.5},0) {{{escape_text(label)}}};")
+        lines.append(rf"\node[anchor=south,font=\footnotesize] at ({j + 0.5},0) {{{label_text(label)}}};")
     lines += [r"\end{tikzpicture}", "", inline(h.caption), r"\end{center}"]
     return "\n".join(lines)
 
