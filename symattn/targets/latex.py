@@ -106,7 +106,7 @@ def display(b: Display) -> str:
     environment = "align*" if aligned else "gather*"
     body = "".join(line + end for line, end in zip(b.lines, _line_ends(b.lines)))
     return (f"{{\\allowdisplaybreaks\n\\begin{{{environment}}}\n{body}\n"
-            f"\\end{{{environment}}}}}")
+            f"\\end{{{environment}}}}}\\ignorespaces")  # no space from the line end after the group
 
 
 def _step(b: Step) -> str:
