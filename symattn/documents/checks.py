@@ -21,7 +21,7 @@ def check_blocks(d: Derivation) -> list[Block]:
     """How the derivation closes, as its options say: full, a heading, the count that pass, one
     sentence per check and the note on decimals; short, the count in one sentence; none,
     nothing. A check that does not pass is never hidden: short and none name it in a sentence
-    under the heading."""
+    under the heading, with its own sentence saying why."""
     lang, report, mode = d.options.lang, d.report, d.options.checks
     failed = [r for r in report.results if r.passed is False]
     undecided = [r for r in report.results if r.passed is None]
@@ -42,6 +42,8 @@ def check_blocks(d: Derivation) -> list[Block]:
         if undecided:
             words += (space if words else []) + list(_named(d, "tb_checks_undecided_named",
                                                              undecided, count))
+        for result in failed + undecided:  # why each one, as the full paragraph says it
+            words += space + list(sentence(d, result))
         return [_heading(lang), Paragraph(tuple(words + ((space + list(note)) if note else [])))]
     if mode == "short":
         return [Paragraph(segments("tb_checks_all", lang, count=count) +
