@@ -111,7 +111,7 @@ def render(trace: Trace | MultiHeadTrace, to: str = "text", *, lang: str | None 
            detail: str | None = None, row: int | None = None, places: int | None = None,
            figure: bool | None = None, standalone: bool = False, digits: int = 50,
            width: str | float = "article", heading: str = "section", numbered: bool = False,
-           label: str | None = None, preamble: bool = False) -> str:
+           label: str | None = None, preamble: bool = False, checks: str | None = None) -> str:
     """Render a trace (one head or several): "text", "json", "latex" or "markdown"
     (derivations in "en" or "zh").
 
@@ -121,7 +121,9 @@ def render(trace: Trace | MultiHeadTrace, to: str = "text", *, lang: str | None 
     option left as None takes the problem file's [derivation] value, else its default. Layout:
     `width` (article, book, 12cm, 400pt, 70 characters or points as a number), `heading` (the
     title's sectioning command), `numbered`, `label` (a \\label prefix); `preamble` gives the
-    \\usepackage lines the LaTeX fragment needs.
+    \\usepackage lines the LaTeX fragment needs. `checks` closes a derivation with "short" (one
+    sentence, the default), "full" (a sentence per check) or "none"; a check that does not pass
+    is said whichever is chosen.
 
     Raises:
         OptionError: an option outside its vocabulary or range (a ValueError).
@@ -129,7 +131,7 @@ def render(trace: Trace | MultiHeadTrace, to: str = "text", *, lang: str | None 
     settings = settle(trace.problem, {
         "to": to, "lang": lang, "detail": detail, "row": row, "places": places, "figure": figure,
         "standalone": standalone, "digits": digits, "width": width, "heading": heading,
-        "numbered": numbered, "label": label, "preamble": preamble})
+        "numbered": numbered, "label": label, "preamble": preamble, "checks": checks})
     return write_trace(trace, settings)
 
 

@@ -18,6 +18,7 @@ Stage = Literal["Q", "K", "V", "R", "S", "M", "L", "A", "O"]
 HeadingLevel = Literal["chapter", "section", "subsection", "subsubsection", "paragraph"]
 Layout = Literal["rows", "columns"]
 GradingRule = Literal["float32", "float64", "allclose"]
+Checks = Literal["short", "full", "none"]
 
 LANGUAGES: Final[tuple[Language, ...]] = get_args(Language)
 FORMATS: Final[tuple[Format, ...]] = get_args(Format)
@@ -33,6 +34,9 @@ HEADINGS: Final[tuple[HeadingLevel, ...]] = get_args(HeadingLevel)
 LAYOUTS: Final[tuple[Layout, ...]] = get_args(Layout)
 """rows: one token per row (the engine's own); columns: one token per column (Prince's book)."""
 GRADING_RULES: Final[tuple[GradingRule, ...]] = get_args(GradingRule)
+CHECKS: Final[tuple[Checks, ...]] = get_args(Checks)
+"""How a derivation closes: short (one sentence, the default), full (a sentence per check) or
+none (nothing, unless a check does not pass)."""
 """[grading] rule: agreement to float32 or float64 precision, or NumPy's allclose."""
 
 PLACES_RANGE: Final = (0, MAX_PLACES)

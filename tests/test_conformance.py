@@ -151,6 +151,8 @@ KINDS = {
 
 CELLS = [("solve", ["--format", to, "--lang", lang])
          for to in ("text", "json", "latex", "markdown") for lang in ("en", "zh")]
+CELLS += [("solve", ["--format", to, "--lang", lang, "--checks", checks])
+          for to, lang, checks in (("latex", "zh", "full"), ("markdown", "en", "none"))]
 CELLS += [("check", ["--lang", lang]) for lang in ("en", "zh")]
 CELLS += [("verify", ["--answers", "{wrong}", "--format", to, "--lang", lang])
           for to in ("text", "json") for lang in ("en", "zh")]
@@ -160,7 +162,8 @@ CELLS += [("grade", ["--submissions", "{csv}", "--lang", "zh", "-q"]),
           ("mistakes", ["--format", "markdown", "--lang", "zh"]),
           ("limits", []), ("limits", ["--format", "latex", "--lang", "zh"]),
           ("sweep", ["--format", "markdown"]), ("gradient", ["--loss", "sum"]), ("nonunique", ["--lang", "zh"]),
-          ("page", ["--lang", "zh"]), ("problemset", ["--format", "markdown"])]
+          ("page", ["--lang", "zh"]), ("problemset", ["--format", "markdown"]),
+          ("problemset", ["--format", "latex", "--checks", "full", "--lang", "zh"])]
 
 NEEDS = {"sweep": "[sweep]"}
 """A table the file must have for the command; without it, exit 2 and one line is right."""
@@ -250,6 +253,8 @@ OPTION_CHANGES = [
     (["--places", "2"], ["--places", "6"]),
     (["--numbered"], []),
     (["--width", "250pt"], ["--width", "500pt"]),
+    (["--checks", "full"], []),
+    (["--checks", "none"], ["--checks", "short"]),
 ]
 
 
@@ -258,7 +263,8 @@ OPTION_CHANGES = [
                                   "columns multi-head", "num_heads split, biases"])
 @pytest.mark.parametrize("one, other", OPTION_CHANGES, ids=[" ".join(a) for a, _ in OPTION_CHANGES])
 def test_an_option_changes_the_derivation(kind, one, other, files, capsys):
-    """Every layout and detail option reaches the derivation, multi-head as single-head."""
+    """Every layout, detail and checks option reaches the derivation, multi-head as
+    single-head."""
     texts = []
     for options in (one, other):
         assert main(["solve", str(files[kind]), "--format", "latex", *options]) == 0

@@ -35,7 +35,7 @@ def test_the_sites_math_renders_with_no_error_node(site):
     seen = check_math({lang: (site / "examples" / f"{lang}.html", "mathjax") for lang in ("en", "zh")})
     for lang, page in seen.items():
         assert page["typeset"] and page["errors"] == [] and page["console"] == [], lang
-        assert page["written"] == page["rendered"] > 500, lang
+        assert page["written"] == page["rendered"] > 400, lang  # every example (426 in English)
 
 
 def test_the_api_reference_comes_from_the_docstrings(site):

@@ -148,7 +148,7 @@ def test_nonunique_markdown_renders_with_katex():
           for lang in ("en", "zh")}
     assert r"\textstyle\sum_j w'_j V_{j,2} &= 0 \cdot \left(-1\right) + 1 \cdot \left(-1\right) = -1" \
         in md["en"]
-    assert "最大权重位于不同的 key（k1 与 k2）" in md["zh"]
+    assert "最大权重位于不同的 key（$k_{1}$ 与 $k_{2}$）" in md["zh"]
     assert katex_errors(math_blocks(md["en"]) + math_blocks(md["zh"])) == []
 
 

@@ -144,6 +144,34 @@ def test_example_2_fits_one_page_in_english_with_every_row_sum(results):
     assert r"with sums \(1\), \(10\) and \(6\)" in text
 
 
+UNDERFULL_VBOX = re.compile(r"^Underfull \\vbox", re.M)
+"""A page TeX could not fill (in a book, whose pages are stretched to the foot, a display that
+could not break left the rest of the page as stretched glue)."""
+
+
+def test_example_5_fits_four_pages_and_its_book_pages_fill(results):
+    """The textbook derivation of example 05 with its row walk, heatmap and checks paragraph:
+    6 pages before its displays could break and before S = R/√d_k and the row walk said once
+    what they said twice; 2 underfull pages in the book then."""
+    _, pages, _ = results[("05_five_tokens_temperature", "en", "article", "textbook")]
+    assert pages <= 4
+    log, _, _ = results[("05_five_tokens_temperature", "en", "book", "textbook")]
+    assert UNDERFULL_VBOX.findall(log) == []
+
+
+def test_the_sweep_fits_four_pages_and_its_book_pages_fill(capsys):
+    """Example 09's sweep: 13 pages when every point's exact values were written out (27
+    displays) and no display could break; 10 underfull pages in the book."""
+    argv = ["sweep", str(ROOT / "worked_examples" / "09_parameter_sweep" / "problem.toml")]
+    for kind in KINDS:
+        pdf = compile_tex(_analysis(capsys, argv, "en", kind), "en", name=f"sweep-length-{kind}")
+        info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True, check=True)
+        log = pdf.with_suffix(".log").read_text(encoding="utf-8", errors="replace")
+        assert int(re.search(r"Pages:\s+(\d+)", info.stdout).group(1)) <= (4 if kind == "article"
+                                                                          else 5)
+        assert UNDERFULL_VBOX.findall(log) == [] and "Overfull" not in log
+
+
 EXAMPLES = ROOT / "worked_examples"
 EIGHT = ROOT / "tests" / "wide" / "eight_causal.toml"
 ANALYSES = {

@@ -16,7 +16,7 @@ from symattn.checks.invariants import check
 from symattn.derivation import Options, derive
 from symattn.model import ShownDecimal
 from symattn.documents.blocks import Display
-from symattn.targets.latex import BREAKABLE, TALL, display
+from symattn.targets.latex import display
 from symattn.printing.matrices import terms
 from symattn.printing.printer import MathPrinter, math
 
@@ -74,22 +74,16 @@ def test_rational_weights_are_summarised_as_before():
     assert r"\frac{1}{6}" in text or "1/6" in text
 
 
-def test_a_display_longer_than_breakable_may_break_across_pages():
-    short = display(Display(tuple(f"x_{k} &= {k}" for k in range(BREAKABLE))))
-    long = display(Display(tuple(f"x_{k} &= {k}" for k in range(BREAKABLE + 1))))
-    assert short.startswith("\\[\n\\begin{aligned}")
-    assert long.startswith("{\\allowdisplaybreaks\n\\begin{align*}")
-    assert long.endswith("\\end{align*}}")
-    centred = display(Display(tuple(f"x_{k} = {k}" for k in range(BREAKABLE + 1))))
-    assert "\\begin{gather*}" in centred
-
-
-def test_three_tall_matrices_one_under_another_may_break_between_them():
-    """Q, K and V one under another (too wide side by side): three lines, more than TALL rows."""
-    column = " \\\\ ".join(["1"] * (TALL // 3 + 1))
-    lines = tuple(rf"{m} = \left[\begin{{array}}{{c}} {column} \end{{array}}\right]" for m in "QKV")
-    assert display(Display(lines)).startswith("{\\allowdisplaybreaks\n\\begin{gather*}")
-    assert display(Display(lines[:1] * 2)).startswith("\\[\n\\begin{gathered}")  # 2 × 14 rows
+def test_every_display_of_several_lines_may_break_between_its_entries():
+    """Two lines already go to align* (gather* centred) with page breaks allowed, so that a page
+    fills; a line going on at the alignment point stays with its entry (\\\\*)."""
+    two = display(Display(("x_1 &= 1", "x_2 &= 2")))
+    assert two == "{\\allowdisplaybreaks\n\\begin{align*}\nx_1 &= 1 \\\\\nx_2 &= 2\n\\end{align*}}\\ignorespaces"
+    entry = display(Display(("S &= 1/2", r"&\approx 0.5", "x &= 3")))
+    assert "S &= 1/2 \\\\*\n&\\approx 0.5 \\\\\nx &= 3" in entry
+    centred = display(Display(tuple(f"x_{k} = {k}" for k in range(3))))
+    assert centred.startswith("{\\allowdisplaybreaks\n\\begin{gather*}")
+    assert display(Display(("x", "y"), kept=True)) == "\\[\n\\begin{gathered}\nx \\\\\ny\n\\end{gathered}\n\\]"
 
 
 t = sp.Symbol("t", positive=True)

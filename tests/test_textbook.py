@@ -35,15 +35,17 @@ def latex(name: str, **options) -> str:
 
 
 def displays(text: str) -> list[str]:
-    """The body of every display of a LaTeX derivation."""
-    return re.findall(r"\\\[(.*?)\\\]", text, re.S)
+    """The body of every display of a LaTeX derivation: \\[ … \\], align* and gather*."""
+    found = re.findall(r"\\\[(.*?)\\\]|\\begin\{(?:align|gather)\*\}(.*?)\\end\{(?:align|gather)\*\}",
+                       text, re.S)
+    return [one or many for one, many in found]
 
 
 def chains(text: str) -> list[list[str]]:
     """Every display line split at its top-level = (matrices and fractions kept whole)."""
     out = []
     for body in displays(text):
-        for line in re.split(r"\\\\\n", body):
+        for line in re.split(r"\\\\\*?\n", body):
             depth, parts, current = 0, [], ""
             for char in line.replace("&", " ") if "array" not in line else line:
                 depth += (char == "{") - (char == "}")
@@ -133,7 +135,8 @@ def test_every_step_of_a_row_states_formula_then_substitution_then_result():
                      r"\\frac\{[^=]+ \+ 0\}\{0\.85\} = ", text)
     assert re.search(r"L_\{3,4\} &= \\frac\{S_\{3,4\} \+ M_\{3,4\}\}\{\\tau\} = "
                      r"\\frac\{[^=]+ \+ \(-\\infty\)\}\{0\.85\} = -\\infty", text)
-    assert re.search(r"S_\{3,1\} &= \\frac\{R_\{3,1\}\}\{\\sqrt\{d_k\}\} = ", text)
+    assert r"Divided by \(\sqrt{d_k} = \sqrt{3}\), masked and divided by \(\tau = 0.85\):" in text
+    assert "S_{3,1} &=" not in text  # S_{3,1} = R_{3,1}/√3 is in L's line, not a step of its own
 
 
 def test_the_masking_step_is_shown_where_it_matters():
@@ -176,7 +179,15 @@ def test_the_lessons_forms_are_kept():
 
 def test_scaled_scores_keep_the_root_in_the_denominator():
     text = latex("05_five_tokens_temperature")
-    assert r"\frac{1}{\sqrt{3}}" in text and r"\frac{\sqrt{3}}{3}" not in text
+    assert r"\frac{\frac{3}{\sqrt{3}} + 0}{0.85}" in text and r"\frac{\sqrt{3}}{3}" not in text
+
+
+def test_scaled_scores_that_are_only_r_over_the_root_are_written_s_equals_r_over_root():
+    """S's matrix of 1.4/√3, 0.7/√3, … says nothing R/√3 does not: S = R/√3 ≈ [decimals]."""
+    text = latex("05_five_tokens_temperature")
+    assert r"S &= \frac{R}{\sqrt{3}} \approx \left[\begin{array}{ccccc} 0.577 & 0.808 & 0.404" in text
+    assert r"\frac{1.4}{\sqrt{3}}" not in text.split("Row 3", 1)[0]
+    assert r"S = L &= \frac{R}{\sqrt{2}} = \left[" in latex("01_two_positions")  # named a = 1/√2
 
 
 # ------------------------------------------------------------- 8. paragraphs
@@ -236,7 +247,7 @@ def test_a_title_table_gives_both_languages():
 # ------------------------------------------------------------- 11. checks
 
 def test_checks_are_sentences_with_their_values():
-    text = latex("02_causal_three_positions")
+    text = latex("02_causal_three_positions", checks="full")
     checks = text.split("Checks}")[1]
     assert "All 7 checks pass." in checks and ": holds" not in checks
     assert "All 3 masked weights are exactly 0." in checks
@@ -244,9 +255,9 @@ def test_checks_are_sentences_with_their_values():
 
 
 def test_a_symbolic_temperature_check_says_where_it_was_compared():
-    text = latex("14_symbolic_temperature")
+    text = latex("14_symbolic_temperature", checks="full")
     assert re.search(r"gives the same values at the sample point \\\(t = \d+/\d+\\\)", text)
-    assert "（取" not in latex("14_symbolic_temperature", lang="zh")  # no parentheses in parentheses
+    assert "（取" not in latex("14_symbolic_temperature", lang="zh", checks="full")  # no parentheses in parentheses
 
 
 # ------------------------------------------------------------- 12, 14. the lesson's examples
@@ -273,10 +284,24 @@ def test_the_five_token_example_gives_the_lessons_row():
 # ------------------------------------------------------------- 7. fragments in a book
 
 def test_headings_follow_the_options():
-    text = latex("02_causal_three_positions", heading="subsection", numbered=True,
+    text = latex("02_causal_three_positions", heading="subsection", numbered=True, checks="full",
                  label="ex:causal")
-    assert text.startswith(r"\subsection{Causal attention, three positions}\label{ex:causal}")
-    assert r"\subsubsection{Checks}\label{ex:causal:checks}" in text
+    assert text.startswith(r"\subsection[Causal attention, three positions]{\hyphenpenalty=10000 "
+                           r"\exhyphenpenalty=10000 Causal attention, three positions}"
+                           r"\label{ex:causal}")
+    assert r"\subsubsection{Checks}\label{ex:causal:checks}" in text  # short: never two lines
+
+
+def test_token_labels_that_are_a_letter_and_a_number_are_subscripted():
+    """k1 is k₁ wherever a label stands alone (headings, heatmaps, legends, keys named in a
+    sentence); a word label stays text and quoted listings keep the names as written."""
+    text = latex("08_same_output_different_weights", detail="full")
+    assert r"Row 1 (\(q_{1}\))" in text and "Row 1 (q1)" not in text
+    assert "(k1)" not in text
+    sweep = (ROOT / "worked_examples" / "09_parameter_sweep" / "sweep.en.tex").read_text("utf-8")
+    assert r"\addlegendentry{$a_{1}\ (k_{1}),\ \tau = \frac{1}{2}$}" in sweep
+    five = latex("05_five_tokens_temperature", figure=True)
+    assert r"\node[anchor=east,font=\footnotesize] at (0,0.5) {模型};" in five
     default = latex("02_causal_three_positions")
     assert default.startswith(r"\section*{") and r"\label" not in default
 
@@ -313,7 +338,9 @@ def test_layout_options_are_checked(capsys, argv, message):
 def test_a_narrower_width_breaks_more_lines():
     wide = latex("05_five_tokens_temperature", width="17cm")
     narrow = latex("05_five_tokens_temperature", width="book")
-    assert narrow.count(r"\\") > wide.count(r"\\")
+    def lines(text: str) -> int:  # display lines ended by \\ or \\* (a matrix's rows not counted)
+        return len(re.findall(r"\\\\\*?\n", text))
+    assert lines(narrow) > lines(wide) + 10
 
 
 # ------------------------------------------------------------- 13. shapes and wide cases
@@ -323,7 +350,7 @@ def test_wide_cases_set_rows_that_fit(path):
     from symattn.printing.measure import width
     text = render(attend_any(load_problem(path)), "latex")
     for body in displays(text):
-        for line in re.split(r"\\\\\n", body.strip()):
+        for line in re.split(r"\\\\\*?\n", body.strip()):
             line = line.replace(r"\begin{aligned}", "").replace(r"\end{aligned}", "")
             line = line.replace(r"\begin{gathered}", "").replace(r"\end{gathered}", "")
             assert width(line.replace("&", "")) <= 345 * 1.0, line[:120]
@@ -442,8 +469,9 @@ def test_a_worked_entry_longer_than_a_line_is_displayed_not_squeezed_into_the_te
     TeX squeezed it and left ≈ at a line's end (an overfull line), so it is a display."""
     text = _solve_latex(CORPUS / "12_osl_what_is_attention" / "problem.toml")
     assert "For example, \\(O_{1,1}" not in text
-    worked = text.split("For example,", 1)[1].split(r"\end{aligned}", 1)[0]
-    assert worked.lstrip().startswith(r"\[") and r"\approx 28.1447." in worked
+    worked = text.split("For example,", 1)[1].split(r"\end{align*}", 1)[0]
+    assert worked.lstrip().startswith("{\\allowdisplaybreaks\n\\begin{align*}")
+    assert r"\approx 28.1447." in worked
 
 
 def test_an_approximate_matrix_gives_every_decimal_the_same_places():

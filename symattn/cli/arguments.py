@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..vocabulary import DETAIL_CHOICES, DOCUMENT_FORMATS, FORMATS, HEADINGS, LANGUAGES
+from ..vocabulary import CHECKS, DETAIL_CHOICES, DOCUMENT_FORMATS, FORMATS, HEADINGS, LANGUAGES
 from .output import UsageError
 from .version import Version
 
@@ -33,6 +33,7 @@ def build_parser() -> argparse.ArgumentParser:
                             "with its reason, as a course's worked example; full: textbook and "
                             "every row step by step; standard: the old name of textbook")
     layout(solve)
+    checks(solve)
     solve.add_argument("--row", type=int, help="the query row written out (1-based; default last)")
     solve.add_argument("--places", type=int, help="decimal places shown (default 4)")
     solve.add_argument("--figure", action="store_const", const=True,
@@ -140,6 +141,7 @@ def _add_exercises(commands: Any) -> None:
                             help="default: from the output name (.md: markdown), else latex")
     problemset.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     layout(problemset)
+    checks(problemset)
     _quiet(problemset)
     problemset.add_argument("-o", "--output", help="write here instead of standard output")
     mistakes = commands.add_parser("mistakes", help="the result each classic mistake gives")
@@ -168,6 +170,14 @@ def layout(command: argparse.ArgumentParser) -> None:
                          help="a complete LaTeX document instead of a fragment for \\input")
     command.add_argument("--preamble", action="store_true", help="print the \\usepackage lines "
                          "the LaTeX fragment needs, and nothing else")
+
+
+def checks(command: argparse.ArgumentParser) -> None:
+    """--checks for a command that closes derivations with their checks."""
+    command.add_argument("--checks", choices=CHECKS,
+                         help="how a derivation closes (latex, markdown): short (default), one "
+                              "sentence; full, a sentence per check; none, nothing (a check that "
+                              "does not pass is always said)")
 
 
 def given(args: argparse.Namespace, *names: str) -> dict[str, Any]:

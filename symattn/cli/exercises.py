@@ -56,11 +56,12 @@ def _problemset(args: argparse.Namespace) -> int:
     if not 1 <= args.jobs <= 64:
         raise InputError("--jobs must be from 1 to 64")
     files = problem_files(Path(args.directory))
-    options = given(args, "lang")
+    options = given(args, "lang", "checks")
     options["to"] = args.format or ("markdown" if (args.output or "").endswith(".md") else "latex")
     s = settle(None, options, flags=True, formats=DOCUMENT_FORMATS)
     bar = progress_bar("problems", "deriving", args.quiet)
-    parts = exercises(files, s.lang, args.jobs, bar.update if bar else None, width=s.width)
+    parts = exercises(files, s.lang, args.jobs, bar.update if bar else None, width=s.width,
+                      checks=s.checks)
     if bar:
         bar.close()
     write(render_problemset(parts, s.lang, s.to, s.page()), args)

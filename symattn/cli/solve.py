@@ -14,7 +14,7 @@ from .arguments import given
 from .loading import load
 from .output import EXIT_FAILED, EXIT_OK, write
 
-SOLVE_OPTIONS = ("lang", "detail", "row", "places", "figure", "digits")
+SOLVE_OPTIONS = ("lang", "detail", "row", "places", "figure", "digits", "checks")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 
 from ..parse.layout import WIDTHS
 
-from ..vocabulary import DETAIL_ALIASES, DETAILS, HEADINGS
+from ..vocabulary import CHECKS, DETAIL_ALIASES, DETAILS, HEADINGS
 
 
 @dataclass(frozen=True)
@@ -24,6 +24,7 @@ class Options:
     heading: str = "section"
     numbered: bool = False
     label: str | None = None
+    checks: str = "short"  # short, full or none: how the checks close the derivation
 
     def checked(self, n_q: int) -> Options:
         """These options with an alias resolved; ValueError for a value out of range."""
@@ -34,4 +35,6 @@ class Options:
             raise ValueError(f"row must be from 1 to {n_q}")
         if self.heading not in HEADINGS:
             raise ValueError(f"heading must be one of {', '.join(HEADINGS)}")
+        if self.checks not in CHECKS:
+            raise ValueError(f"checks must be one of {', '.join(CHECKS)}")
         return replace(self, detail=detail)

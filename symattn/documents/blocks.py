@@ -32,6 +32,7 @@ class Paragraph:
 @dataclass(frozen=True)
 class Display:
     lines: tuple[str, ...]  # one line: an equation; several: aligned at '&' (or centred)
+    kept: bool = False  # its lines are one entry, never split between pages (a sweep's point)
 
 
 @dataclass(frozen=True)

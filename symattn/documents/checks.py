@@ -18,24 +18,60 @@ DETAILS_WITH_COUNTS = ("nonnegative_numeric", "bounds_numeric")
 
 
 def check_blocks(d: Derivation) -> list[Block]:
-    """A heading, the count that pass, one sentence per check, and the note on decimals."""
-    lang, report = d.options.lang, d.report
-    failed = sum(r.passed is False for r in report.results)
-    undecided = sum(r.passed is None for r in report.results)
+    """How the derivation closes, as its options say: full, a heading, the count that pass, one
+    sentence per check and the note on decimals; short, the count in one sentence; none,
+    nothing. A check that does not pass is never hidden: short and none name it in a sentence
+    under the heading, with its own sentence saying why."""
+    lang, report, mode = d.options.lang, d.report, d.options.checks
+    failed = [r for r in report.results if r.passed is False]
+    undecided = [r for r in report.results if r.passed is None]
     count = len(report.results)
-    opening = segments("tb_checks_some", lang, failed=failed, count=count) if failed else \
-        segments("tb_checks_undecided", lang, undecided=undecided, count=count) if undecided \
-        else segments("tb_checks_all", lang, count=count)
-    words = list(opening)
-    space = [] if lang == "zh" else [("text", " ")]  # Chinese sentences follow without a space
-    for result in report.results:
-        words += space + list(sentence(d, result))
-    if d.decimals:
-        tiny = any(a is not None and a.exponent for grid in d.decimals.values()
-                   for row in grid for a in row)
-        key = "tb_scientific" if tiny else "tb_decimals"
-        words += space + list(segments(key, lang, places=d.options.places))
-    return [Heading(2, segments("checks", lang), key="checks"), Paragraph(tuple(words))]
+    space: list[Segment] = [] if lang == "zh" else [("text", " ")]  # zh: no space between
+    note = _decimals_note(d)
+    if mode == "full":
+        opening = segments("tb_checks_some", lang, failed=len(failed), count=count) if failed \
+            else segments("tb_checks_undecided", lang, undecided=len(undecided), count=count) \
+            if undecided else segments("tb_checks_all", lang, count=count)
+        words = list(opening)
+        for result in report.results:
+            words += space + list(sentence(d, result))
+        words += (space + list(note)) if note else []
+        return [_heading(lang), Paragraph(tuple(words))]
+    if failed or undecided:
+        words = list(_named(d, "tb_checks_some_named", failed, count)) if failed else []
+        if undecided:
+            words += (space if words else []) + list(_named(d, "tb_checks_undecided_named",
+                                                             undecided, count))
+        for result in failed + undecided:  # why each one, as the full paragraph says it
+            words += space + list(sentence(d, result))
+        return [_heading(lang), Paragraph(tuple(words + ((space + list(note)) if note else [])))]
+    if mode == "short":
+        return [Paragraph(segments("tb_checks_all", lang, count=count) +
+                          ((*space, *note) if note else ()))]
+    return [Paragraph(note)] if note else []
+
+
+def _heading(lang: str) -> Heading:
+    return Heading(2, segments("checks", lang), key="checks")
+
+
+def _named(d: Derivation, key: str, results: list[CheckResult], count: int
+           ) -> tuple[Segment, ...]:
+    """How many of the checks do not pass (or could not be decided), naming them: one sentence."""
+    lang = d.options.lang
+    names = phrase("list_separator", lang).join(
+        PHRASES[said(f"check_name_{r.check}", d.columns)][lang] for r in results)
+    return segments(key, lang, n=len(results), count=count, names=names)
+
+
+def _decimals_note(d: Derivation) -> tuple[Segment, ...]:
+    """How the decimals shown are rounded (nothing when none is shown)."""
+    if not d.decimals:
+        return ()
+    tiny = any(a is not None and a.exponent for grid in d.decimals.values()
+               for row in grid for a in row)
+    return segments("tb_scientific" if tiny else "tb_decimals", d.options.lang,
+                    places=d.options.places)
 
 
 def sentence(d: Derivation, result: CheckResult) -> tuple[Segment, ...]:

@@ -9,9 +9,10 @@ from ..printing.plain import symbol_text, tick_text
 from ..printing.entries import entry_lines, fits, side_by_side, vector_lines
 from ..printing.fit import Fit, pack
 from ..printing.matrices import sum_lines
-from ..printing.printer import decimal_math, escape_text, math
+from ..printing.printer import decimal_math, escape_text, indexed_label, math
 from .analysis_layout import subtitle
-from .blocks import Block, Curve, Display, Heading, Label, Paragraph, Plot, segments
+from .blocks import (Block, Curve, Display, Heading, Label, Paragraph, Plot, segments,
+                     unaligned)
 
 
 def _setting(sw: Sweep, k: int) -> str:
@@ -75,9 +76,22 @@ def _row_blocks(sw: Sweep, k: int, i: int, lang: str, image: str | None,
         head = segments("sweep_exact", lang, series=setting) if setting else \
             segments("sweep_exact_plain", lang)
         out.append(Heading(3, head))
-        for x, row in zip(sw.x.values, points):
-            out.append(Display(_exact_lines(sw, x, row, fit)))
+        shown = [(x, row) for x, row in zip(sw.x.values, points) if _simpler(sw, k, row)]
+        out += [Display(_exact_lines(sw, x, row, fit), kept=True) for x, row in shown]
+        if len(shown) < len(points):
+            out.append(Paragraph(segments("sweep_exact_rest" if shown else "sweep_exact_none",
+                                          lang, x=math(sw.x.symbol))))
     return out
+
+
+def _simpler(sw: Sweep, k: int, row: RowAtPoint) -> bool:
+    """Whether a point's exact values are worth writing out: its weights print in at most half
+    the length of the general weights (e^2/(1+e^2) at theta = 0, not the formula with pi/16
+    put in, which the reader has already); every point when there is no general formula."""
+    if sw.general is None:
+        return True
+    general = sum(len(math(w)) for w in sw.general[k])
+    return 2 * sum(len(math(w)) for w in row.weights) <= general
 
 
 def _tables(sw: Sweep, rows: list[RowAtPoint], fit: Fit) -> list[str]:
@@ -125,6 +139,9 @@ def _exact_lines(sw: Sweep, x: sp.Expr, row: RowAtPoint, fit: Fit) -> tuple[str,
     if not fits(lines[-1:], fit):
         lines[-1:] = entry_lines("H", row.entropy, fit)
     lines.append(rf"\max_j a_j &= {top}")
+    if len(lines) == 5:  # one line each: side by side as they fit (1/2 and ln 2 are short)
+        items = [unaligned(line) for line in lines]
+        lines = pack([rf"{items[0]}\colon\quad {items[1]}", *items[2:]], fit) or lines
     return tuple(lines)
 
 
@@ -139,7 +156,8 @@ def sweep_plot(sw: Sweep, k: int, lang: str, image: str | None = None) -> Plot:
             f"{symbol_text(sw.series.symbol.name)} = {tick_text(sp.sstr(sw.series.values[s]))}"
         for j in range(p.n_k):
             name = p.column_labels[j]
-            key = f"a_{{{j + 1}}}" + (rf"\ (\text{{{escape_text(name)}}})" if name != str(j + 1) else "")
+            shown = indexed_label(name) or rf"\text{{{escape_text(name)}}}"  # k_{1} for k1
+            key = f"a_{{{j + 1}}}" + (rf"\ ({shown})" if name != str(j + 1) else "")
             legend = key + (rf",\ {setting}" if setting else "")
             text = f"a{j + 1}" + (f" ({name})" if name != str(j + 1) else "") + \
                 (f", {setting_text}" if setting_text else "")

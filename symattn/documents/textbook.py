@@ -12,7 +12,7 @@ from ..derivation.keys import key_order
 from ..derivation.orientation import output as output_formula, said, scores as scores_formula
 from ..printing.fit import Fit, chain, pack
 from ..printing.matrices import (Factored, approx_cells, cells, entry, matrix_lines, row_vector,
-                                 sum_lines, terms)
+                                 sum_lines, terms, transposed)
 from ..printing.printer import approx, math, matrix, tau_equation
 from .blocks import Block, Display, Segment, fill, segments, step
 from .setup import listing
@@ -112,11 +112,28 @@ def scores(d: Derivation, fit: Fit) -> list[Block]:
         lines = matrix_lines("R", product, exact, None, fit, "R", columns=c) \
             if p.start == "Q" else []
         lhs = "S" + (" = L" if same else "")
-        lines += matrix_lines(lhs, [("=", factor)], cells(shown["S"]),
-                              approx_cells(d.decimals.get("S")), fit, "S", columns=c)
+        lines += _over_root(d, lhs, factor, fit) or \
+            matrix_lines(lhs, [("=", factor)], cells(shown["S"]),
+                         approx_cells(d.decimals.get("S")), fit, "S", columns=c)
         lead = segments(key, lang, **words) + (segments("tb_same_logits", lang) if same else ())
     named, shown_names = _introduce(d, names_of(d, "logit"), "tb_write")
     return [step(lead + named + segments("tb_colon", lang), shown_names, Display(tuple(lines)))]
+
+
+def _over_root(d: Derivation, lhs: str, factor: str, fit: Fit) -> list[str] | None:
+    """S = R/√d_k ≈ [decimals] when every exact entry of S would only be R's entry over √d_k
+    (1.4/√3): the matrix of those fractions says nothing R/√d_k does not; None otherwise."""
+    root, decimals = math(d.scalars["root"]), approx_cells(d.decimals.get("S"))
+    if d.trace.problem.scale is not None or decimals is None:
+        return None
+    def over(r: str) -> str:  # how R's entry r over the root prints: -0.6 as - 0.6/√3
+        return "0" if r == "0" else "- " + over(r[1:]) if r.startswith("-") else \
+            rf"\frac{{{r}}}{{{root}}}"
+    if any(s != over(r) for row_s, row_r in zip(cells(d.display["S"]), cells(d.display["R"]))
+           for s, r in zip(row_s, row_r)):
+        return None
+    numbers = transposed(decimals) if d.columns else decimals
+    return chain(lhs, [("=", factor), (r"\approx", matrix(numbers))], fit)
 
 
 def logits(d: Derivation, fit: Fit) -> list[Block]:
@@ -246,7 +263,8 @@ def wide_sums(d: Derivation) -> set[int]:
 
 
 def _row_sums(d: Derivation, fit: Fit) -> tuple[Segment, ...]:
-    """1, 1/10 + 9/10 = 1, 1/6 + 1/2 + 1/3 = 1 where every weight is short; else in words."""
+    """1, 1/10 + 9/10 = 1, 1/6 + 1/2 + 1/3 = 1, irrational rows too (e/(1 + e) + 1/(1 + e) = 1),
+    where every row's sum is short; else in words."""
     lang, t = d.options.lang, d.trace
     masked = not all(all(row) for row in t.readable)
     sums = []
@@ -254,10 +272,11 @@ def _row_sums(d: Derivation, fit: Fit) -> tuple[Segment, ...]:
         entries = [d.display["A"][i, j] for j in range(t.A.cols) if t.readable[i][j]]
         if not entries:
             continue
-        if not all(x.is_Rational or x.is_Symbol for x in entries):
+        text = " + ".join(math(x, slash=True) for x in entries)
+        if not all(x.is_Rational or x.is_Symbol for x in entries) and \
+                not Fit(fit.points * 0.4).fits(text):  # stacked fractions: short ones only
             sums = None
             break
-        text = " + ".join(math(x, slash=True) for x in entries)
         sums.append(text if len(entries) == 1 else f"{text} = 1")
     one = "_one" if sum(z is not None for z in d.sums) == 1 else ""  # as in weights()
     if sums and all(Fit(fit.points * 0.8).fits(s) for s in sums):
@@ -280,8 +299,8 @@ def output(d: Derivation, fit: Fit) -> list[Block]:
     lines = matrix_lines("O", product_, cells(shown["O"]), approx_cells(d.decimals.get("O")), fit,
                          "O", over_sums(d, "N"), prefer_over=bool(wide_sums(d)), columns=c)
     shape = segments(said("tb_shape", c), lang, n_q=p.n_q, n_k=p.n_k, d_v=p.d_v)
-    example = _example(d)
-    if example is None:
+    example = None if any(steps.row == d.example for steps in d.rows) else _example(d)
+    if example is None:  # no sum, or the row walked step by step below writes every O_{i,c}
         return [step(segments("tb_output", lang), Display(tuple(lines)), shape)]
     lhs, pieces = example
     inline = f"{lhs} = " + " ".join(f"{r} {t}" for r, t in pieces).removeprefix("= ")

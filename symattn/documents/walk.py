@@ -52,10 +52,12 @@ def row_blocks(d: Derivation, steps: RowSteps, fit: Fit) -> list[Block]:
     out: list[Block] = [Heading(2, title, key=f"row{i + 1}", short=plain)]
     if p.start == "Q":
         out.append(step(segments("wk_dots", lang, row=i + 1), _dots(d, steps, fit)))
-    if p.start in ("Q", "R") and p.scale_factor != 1:
+    logits = not same_logits(d) and p.start != "L"
+    scaled = p.start in ("Q", "R") and p.scale_factor != 1
+    if scaled and not (logits and p.scale is None):
         out.append(_scaling(d, i, fit))
-    if not same_logits(d) and p.start != "L":
-        out.append(_logits(d, i, fit))
+    if logits:  # S_{i,j} = R_{i,j}/√d_k written into L's line when the logits follow
+        out.append(_logits(d, i, fit, scaled and p.scale is None))
     if d.sums[i] is None:
         how = phrase(f"how_{p.fully_masked}", lang)
         out.append(step(segments(said("tb_fully_masked", c), lang, rows=i + 1, how=how)))
@@ -95,7 +97,9 @@ def _scaling(d: Derivation, i: int, fit: Fit) -> Step:
     return step(words, _lines(rows, fit))
 
 
-def _logits(d: Derivation, i: int, fit: Fit) -> Step:
+def _logits(d: Derivation, i: int, fit: Fit, scaled: bool = False) -> Step:
+    """Masked (and divided by tau); scaled: S_{i,j} is R_{i,j}/√d_k in the substitution, the
+    division said in the lead-in rather than in a step of its own that L's line repeats."""
     p, lang, shown = d.trace.problem, d.options.lang, d.display
     tau = d.scalars["tau"]
     rows = []
@@ -110,8 +114,13 @@ def _logits(d: Derivation, i: int, fit: Fit) -> Step:
             terms = [("=", rf"\frac{{{inner}}}{{\tau}}"), ("=", rf"\frac{{{s}}}{{{t}}}")]
         terms.append(("=", math(shown["L"][i, j], slash=True)))
         rows.append((_index(d, "L", i, j), terms + _approx(d, "L", i, j)))
-    words = segments("wk_logits_one", lang) if tau == 1 else \
-        segments("wk_logits", lang, tau=tau_equation(tau))
+    root = math(d.scalars["root"])
+    if scaled:
+        words = segments("wk_scaled_logits_one", lang, root=root) if tau == 1 else \
+            segments("wk_scaled_logits", lang, root=root, tau=tau_equation(tau))
+    else:
+        words = segments("wk_logits_one", lang) if tau == 1 else \
+            segments("wk_logits", lang, tau=tau_equation(tau))
     return step(words, _lines(rows, fit))
 
 
@@ -144,9 +153,10 @@ def _softmax(d: Derivation, steps: RowSteps, fit: Fit) -> list[Block]:
         if j not in steps.readable:
             weights.append((_index(d, "A", i, j), [("=", rf"0 \quad \text{{{phrase('wk_masked_note', lang)}}}")]))
             continue
+        z_i = f"Z_{{{i + 1}}}" if not d.sums[i].is_Rational else math(d.sums[i])  # Z_i above
         terms = [("=", rf"\frac{{e^{{{_index(d, 'L', i, j)}}}}}{{Z_{{{i + 1}}}}}"),
-                 ("=", f"{math(E[i, j])}/{math(d.sums[i])}" if E[i, j].is_Integer and
-                  d.sums[i].is_Integer else rf"\frac{{{math(E[i, j])}}}{{{math(d.sums[i])}}}"),
+                 ("=", f"{math(E[i, j])}/{z_i}" if E[i, j].is_Integer and
+                  d.sums[i].is_Integer else rf"\frac{{{math(E[i, j])}}}{{{z_i}}}"),
                  ("=", math(shown["W"][i, j], slash=True)), ("=", math(shown["A"][i, j], slash=True))]
         over_z = [terms[0], ("=", rf"\frac{{{math(E[i, j])}}}{{Z_{{{i + 1}}}}}")]
         weights.append((_index(d, "A", i, j), terms + _approx(d, "A", i, j),

@@ -31,12 +31,13 @@ def problem_files(directory: Path) -> list[Path]:
     return files
 
 
-def exercise_of(job: tuple[str, str, float]) -> Exercise:
-    """Load, solve, check and derive one problem (run in a worker), laid out for the width."""
-    path, lang, width = job
+def exercise_of(job: tuple[str, str, float, str]) -> Exercise:
+    """Load, solve, check and derive one problem (run in a worker), laid out for the width, its
+    solution closed by the checks as asked (short, full or none)."""
+    path, lang, width, checks = job
     problem = load_problem(Path(path))
     refuse_kind(problem, "problemset")
-    options = Options(lang=lang, detail="textbook", width=width)
+    options = Options(lang=lang, detail="textbook", width=width, checks=checks)
     if isinstance(problem, MultiHeadProblem):
         heads = attend_heads(problem)
         return heads_exercise(derive_heads(heads, check_heads(heads, digits=30), options))
@@ -47,10 +48,10 @@ def exercise_of(job: tuple[str, str, float]) -> Exercise:
 
 def exercises(files: list[Path], lang: str, jobs: int = 1,
               progress: Callable[[int, int], None] | None = None, *,
-              width: float = 345.0) -> list[Exercise]:
-    """Every problem's parts in file order, laid out for the text width (points); `jobs` > 1
-    uses forked worker processes."""
-    tasks = [(str(path), lang, width) for path in files]
+              width: float = 345.0, checks: str = "short") -> list[Exercise]:
+    """Every problem's parts in file order, laid out for the text width (points), each solution
+    closed by `checks`; `jobs` > 1 uses forked worker processes."""
+    tasks = [(str(path), lang, width, checks) for path in files]
     if jobs <= 1:
         out = []
         for k, task in enumerate(tasks, start=1):

@@ -10,8 +10,8 @@ from collections.abc import Mapping
 from ..errors import InputError
 from ..model import MultiHeadProblem, Problem, ShapeProblem
 from ..parse.layout import WIDTHS, check_label_prefix, parse_width
-from ..vocabulary import (CHECK_DIGITS_RANGE, DETAIL_ALIASES, DETAILS, FORMATS, HEADINGS, LANGUAGES,
-                         PLACES_RANGE, Detail, Language)
+from ..vocabulary import (CHECK_DIGITS_RANGE, CHECKS, DETAIL_ALIASES, DETAILS, FORMATS, HEADINGS, LANGUAGES,
+                         PLACES_RANGE, Checks, Detail, Language)
 
 if TYPE_CHECKING:  # the emitters load when a document is written
     from ..targets.emit import Page  # lazy: not at start
@@ -40,6 +40,7 @@ class Settings:
     label: str | None = None
     standalone: bool = False
     preamble: bool = False
+    checks: Checks = "short"
 
     def page(self) -> Page:
         """How a document is laid out: width, headings, fragment, document or preamble."""
@@ -53,7 +54,7 @@ class Settings:
                 "label": self.label}
 
 
-FILE_KEYS = ("lang", "detail", "row", "places", "figure")
+FILE_KEYS = ("lang", "detail", "row", "places", "figure", "checks")
 """What a problem file's [derivation] table may set (the rest is the caller's)."""
 
 
@@ -92,6 +93,12 @@ def settle(problem: AnyProblem | None, given: Mapping[str, Any], *, flags: bool 
     points = float(width) if isinstance(width, (int, float)) and not isinstance(width, bool) \
         else parse_width(str(width))
     label = chosen.get("label")
+    checks = chosen.get("checks", "short")
+    if checks not in CHECKS:
+        raise OptionError(f"unknown {name('checks')} {checks!r}; they are {', '.join(CHECKS)}")
+    if given.get("checks") is not None and to not in ("latex", "markdown"):
+        raise OptionError(f"{name('checks')} goes with {'--format' if flags else 'to='} latex or "
+                          "markdown (the check command reports them in text)")
     if chosen.get("preamble") and to != "latex":
         raise OptionError(f"{name('preamble')} goes with {'--format' if flags else 'to='} latex")
     return Settings(lang=lang, to=to, detail=detail, row=row, places=places,
@@ -99,7 +106,7 @@ def settle(problem: AnyProblem | None, given: Mapping[str, Any], *, flags: bool 
                     heading=heading, numbered=bool(chosen.get("numbered", False)),
                     label=check_label_prefix(label) if label is not None else None,
                     standalone=bool(chosen.get("standalone", False)),
-                    preamble=bool(chosen.get("preamble", False)))
+                    preamble=bool(chosen.get("preamble", False)), checks=checks)
 
 
 def _within(name: str, value: Any, bounds: tuple[int, int]) -> int:

@@ -75,7 +75,7 @@ def derivation(trace: Trace | MultiHeadTrace, s: Settings) -> Derivation | Heads
     """The derivation of a trace under the settings, its checks run once (at s.digits)."""
     from ..derivation import Options  # lazy: text and JSON start without the derivations
     options = Options(lang=s.lang, detail=s.detail, row=s.row, places=s.places, figure=s.figure,
-                      **s.layout())
+                      checks=s.checks, **s.layout())
     if isinstance(trace, MultiHeadTrace):
         from ..checks.heads import check_heads  # lazy: derivations only
         from ..derivation import derive_heads  # lazy: derivations only

@@ -250,7 +250,8 @@ def variant(problem: Problem, tau: sp.Expr, mask: str, lang: str, places: int,
     at = at_temperature(problem, tau)
     trace = attend(replace(at, mask=mask))
     report = check(trace)
-    d = derive(trace, report, Options(lang=lang, detail="full", places=places), set(PAGE_TAKEN))
+    d = derive(trace, report, Options(lang=lang, detail="full", places=places, checks="full"),
+               set(PAGE_TAKEN))  # the page's checks panel writes every check
     tables = {name: grid(store, d.display.get(name, trace.stage(name)), trace.stage(name), places)
               for name in STATE_TABLES}
     return {

@@ -22,13 +22,13 @@ from .reader import Reader
 from .scores import given_scores
 from .shapes import check_shapes, shape_problem
 from .split import split_heads
-from ..vocabulary import DETAIL_CHOICES, LANGUAGES, LAYOUTS
+from ..vocabulary import CHECKS, DETAIL_CHOICES, LANGUAGES, LAYOUTS
 
 OPTION_TABLES = ("sweep", "gradient")  # single-head analyses, read here with the problem
 TOP_KEYS = frozenset({"heads", "title", "title_zh", "tokens", "key_tokens", "symbols", "input", "attention",
                       "answers", "grading", "derivation", "page", *OPTION_TABLES})
 DERIVATION_KEYS = {"lang": LANGUAGES, "detail": DETAIL_CHOICES,
-                   "row": None, "places": None, "figure": None}
+                   "row": None, "places": None, "figure": None, "checks": CHECKS}
 INPUT_KEYS = frozenset({"Q", "K", "V", "X", "Y", "W_Q", "W_K", "W_V", "W_O", "R", "S", "L", "d_k",
                         "layout", "batch", "heads", "num_heads", *BIAS_KEYS, "b_O"})
 ATTENTION_KEYS = frozenset({"mask", "keep", "masked", "key_lengths", "bias", "temperature", "scale",

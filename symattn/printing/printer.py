@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 import sympy as sp
@@ -21,6 +22,12 @@ _LIGATURES = frozenset({"--", ",,", "``", "''", "!`", "?`"})
 """Pairs TeX (and KaTeX) would print as one glyph (-- as an en dash): kept apart by {}."""
 
 
+def label_text(label: str) -> str:
+    """A token label for LaTeX text mode: \\(k_{1}\\) for k1, else the escaped text."""
+    indexed = indexed_label(label)
+    return rf"\({indexed}\)" if indexed else escape_text(label)
+
+
 def escape_text(text: str) -> str:
     """User text for LaTeX text mode (also inside \\text{}): one pass over the characters.
 
@@ -32,6 +39,16 @@ def escape_text(text: str) -> str:
     text = check_characters(text)
     return "".join(_TEXT_ESCAPES.get(char, char) + ("{}" if char + following in _LIGATURES else "")
                    for char, following in zip(text, text[1:] + " "))
+
+
+_INDEXED = re.compile(r"([A-Za-z])([0-9]{1,3})")
+
+
+def indexed_label(label: str) -> str | None:
+    """A token label that is a letter and its number (k1, q12) as math with the number as a
+    subscript, k_{1}, as a book writes k₁; None for any other label (模型, the, x1y)."""
+    found = _INDEXED.fullmatch(label)
+    return f"{found.group(1)}_{{{found.group(2)}}}" if found else None
 
 
 class MathPrinter(LatexPrinter):
@@ -194,9 +211,10 @@ def needs_cjk(text: str) -> bool:
 
 def labelled(cells: list[list[str]], rows: tuple[str, ...], columns: tuple[str, ...]) -> str:
     """An array with user labels above the columns and before the rows."""
-    head = " & ".join(rf"\text{{{escape_text(c)}}}" for c in columns)
-    body = r" \\ ".join(rf"\text{{{escape_text(r)}}} & " + " & ".join(row)
-                        for r, row in zip(rows, cells))
+    def shown(label: str) -> str:  # k_{1} for k1, else the label as text
+        return indexed_label(label) or rf"\text{{{escape_text(label)}}}"
+    head = " & ".join(shown(c) for c in columns)
+    body = r" \\ ".join(f"{shown(r)} & " + " & ".join(row) for r, row in zip(rows, cells))
     spec = "r|" + "c" * len(columns)
     return rf"\begin{{array}}{{{spec}}} & {head} \\ \hline {body} \end{{array}}"
 

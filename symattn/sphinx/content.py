@@ -39,28 +39,33 @@ class Shown:
     files: tuple[Path, ...] = ()
 
 
-def shown(path: Path, form: str, lang: str | None, detail: str | None, heading: str) -> Shown:
-    """The directive's output for `path` (a problem file; a directory for a problem set).
+def shown(path: Path, form: str, lang: str | None, detail: str | None, heading: str, *,
+          checks: str | None = None) -> Shown:
+    """The directive's output for `path` (a problem file; a directory for a problem set), its
+    derivations closed by `checks` (short, full or none; else the file's, else short).
 
     Raises:
         InputError: the file or directory cannot be read, computed or derived; names where.
     """
     if form == "problemset":
-        return _problemset(path, settle(None, {"lang": lang}).lang, heading)
+        s = settle(None, {"lang": lang, "checks": checks, "to": "latex"})
+        return _problemset(path, s.lang, heading, s.checks)
     problem = load_problem(path)
     lang = settle(problem, {"lang": lang}).lang  # the file's [derivation] lang, else English
     if form == "answers":
         return Shown(literal=render_verification_text(verify(problem), lang), files=(path,))
     page = build_page(problem, lang=lang) if form == "page" else ""
-    return replace(_derivation(problem, lang, detail, heading), page=page, files=(path,))
+    return replace(_derivation(problem, lang, detail, heading, checks), page=page, files=(path,))
 
 
-def _derivation(problem, lang: str, detail: str | None, heading: str) -> Shown:
+def _derivation(problem, lang: str, detail: str | None, heading: str,
+                checks: str | None = None) -> Shown:
     """Markdown and LaTeX of one problem's derivation (the shape argument for a shapes-only one)."""
     if isinstance(problem, ShapeProblem):
         return Shown(render_shapes(problem, "markdown", lang), render_shapes(problem, "latex", lang))
     trace = attend_any(problem)
-    markdown_settings = settle(problem, {"lang": lang, "detail": detail, "to": "markdown"})
+    markdown_settings = settle(problem, {"lang": lang, "detail": detail, "to": "markdown",
+                                         "checks": checks})
     latex_settings = replace(markdown_settings, to="latex", heading=heading)
     derived = derivation(trace, latex_settings)  # the checks run once for all three texts
     preamble = write_derivation(derived, "latex", latex_settings, preamble=True)
@@ -68,10 +73,10 @@ def _derivation(problem, lang: str, detail: str | None, heading: str) -> Shown:
                  write_derivation(derived, "latex", latex_settings), packages=packages(preamble))
 
 
-def _problemset(directory: Path, lang: str, heading: str) -> Shown:
+def _problemset(directory: Path, lang: str, heading: str, checks: str = "short") -> Shown:
     """Questions, solutions and an answer key of every problem file in `directory`."""
     files = problem_files(directory)
-    parts = exercises(files, lang)
+    parts = exercises(files, lang, checks=checks)
     blocks = problemset_blocks(parts, lang)
     wide = any(e.wide_labels for e in parts)
     fragment = latex.fragment(blocks, latex.Headings(heading, False, None), lang, wide)

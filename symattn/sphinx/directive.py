@@ -17,7 +17,7 @@ from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
 from ..errors import SymattnError
-from ..vocabulary import HEADINGS, LANGUAGES
+from ..vocabulary import CHECKS, HEADINGS, LANGUAGES
 from .content import DETAILS, FORMATS, Shown, shown
 
 logger = logging.getLogger(__name__)
@@ -26,7 +26,8 @@ MARKDOWN = MdParserConfig(enable_extensions={"dollarmath"})
 
 
 class SymattnDirective(SphinxDirective):
-    """```{symattn} path/to/problem.toml``` with :format:, :lang:, :detail: and :heading:."""
+    """```{symattn} path/to/problem.toml``` with :format:, :lang:, :detail:, :heading: and
+    :checks:."""
 
     required_arguments = 1
     final_argument_whitespace = True
@@ -35,6 +36,7 @@ class SymattnDirective(SphinxDirective):
         "lang": lambda text: directives.choice(text, LANGUAGES),
         "detail": lambda text: directives.choice(text, DETAILS),
         "heading": lambda text: directives.choice(text, HEADINGS),
+        "checks": lambda text: directives.choice(text, CHECKS),
     }
 
     def run(self) -> list[nodes.Node]:
@@ -44,7 +46,8 @@ class SymattnDirective(SphinxDirective):
         form = self.options.get("format", "derivation")
         try:
             out = shown(Path(absolute), form, self.options.get("lang"),
-                        self.options.get("detail"), self.options.get("heading", "paragraph"))
+                        self.options.get("detail"), self.options.get("heading", "paragraph"),
+                        checks=self.options.get("checks"))
         except SymattnError as error:
             logger.error("symattn: %s", error, location=self.get_location())
             return []

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from ..documents.blocks import (COLORS, DASHES, Block, Display, Heading, Heatmap, Items, Paragraph,
                                Plot, Segment, Step, unaligned)
 from ..model import Trace
-from ..printing.printer import escape_text, math, matrix
+from ..printing.printer import escape_text, label_text, math, matrix
 
 MARK = 32  # characters of a title a page head can hold (upper case, 10 pt, 345 pt wide)
 SECTIONS = ("part", "chapter", "section", "subsection", "subsubsection", "paragraph",
@@ -38,7 +38,7 @@ def inline(parts: tuple[Segment, ...]) -> str:
         if kind == "math":
             out.append(rf"\({content}\)")
         elif kind == "label":
-            out.append(escape_text(content))
+            out.append(label_text(content))
         else:
             out.append(_prose(content))
     return "".join(out)
@@ -49,6 +49,10 @@ ONE_LINE = 40
 STRETCH = r"\emergencystretch=3em "
 """Lets TeX spread a two-line title's words rather than run it into the margin ("two-position
 example"); set inside the heading's own paragraph, so it changes nothing else."""
+HUGE_LINE = 24
+"""A title longer than this may take two lines even at a chapter's size, and may be hyphenated."""
+UNBROKEN = r"\hyphenpenalty=10000 \exhyphenpenalty=10000 "
+"""No word of a heading is hyphenated ("temper-ature"): set in the heading's own paragraph."""
 
 
 def heading(b: Heading, headings: Headings) -> str:
@@ -56,7 +60,7 @@ def heading(b: Heading, headings: Headings) -> str:
     at = min(SECTIONS.index(headings.top) + b.level - 1, len(SECTIONS) - 1)
     star = "" if headings.numbered else "*"
     plain = "".join(content for _, content in b.segments)
-    stretch = STRETCH if len(plain) > ONE_LINE else ""
+    stretch = (STRETCH if len(plain) > ONE_LINE else "") + (UNBROKEN if len(plain) > HUGE_LINE else "")
     short = f"[{inline(b.short or b.segments)}]" if headings.numbered and (b.short or stretch) \
         else ""
     text = rf"\{SECTIONS[at]}{star}{short}{{{stretch}" + inline(b.segments) + "}"
@@ -69,17 +73,16 @@ def heading(b: Heading, headings: Headings) -> str:
     return text
 
 
-BREAKABLE = 12  # a display of more lines may break across pages (a whole matrix's rows, A by rows)
-TALL = 40  # or of more rows, its matrices' rows counted (Q, K and V of 32 tokens one under another)
-_CONTINUED = ("&+", "&-", r"&\phantom")  # a line going on with the sum or vector above
 KEPT = 6  # an entry of at most this many lines is never split between pages
 
 
 def _line_ends(lines: tuple[str, ...]) -> list[str]:
-    """What ends each line of a breakable display: \\\\* (no page break) inside an entry of at
-    most KEPT lines, so that O_{1,3} = 1/Z_1(… is not split at its open bracket, \\\\ elsewhere
-    (an entry longer than that, a row of 48 fractions, must break to fit the page)."""
-    starts = [k for k, line in enumerate(lines) if not line.startswith(_CONTINUED)] + [len(lines)]
+    """What ends each line of a display: \\\\* (no page break) inside an entry of at most KEPT
+    lines (a line starting at the alignment point, "&= …", "&\\approx …", "&+ …", goes on with
+    the entry above), so that O_{1,3} = 1/Z_1(… is not split at its open bracket, \\\\ between
+    entries and inside a longer entry (a row of 48 fractions must break to fit the page)."""
+    starts = [k for k, line in enumerate(lines) if not line.lstrip().startswith("&")]
+    starts = sorted({0, *starts, len(lines)})
     ends = [" \\\\\n"] * len(lines)
     for first, after in zip(starts, starts[1:]):
         if after - first <= KEPT:
@@ -89,21 +92,21 @@ def _line_ends(lines: tuple[str, ...]) -> list[str]:
 
 
 def display(b: Display) -> str:
-    """\\[ … \\] for one line; aligned at '&' or centred (gathered) for several; a display
-    of more than BREAKABLE lines, or of more than TALL rows with its matrices' rows, as align*
-    (gather*) with page breaks allowed between its lines, as one display never breaks and a
-    long one would run off the page."""
+    """\\[ … \\] for one line; for several, align* (at '&') or gather* (centred) with page
+    breaks allowed between entries, so that a page fills rather than leaving a display of ten
+    lines for the next page (\\allowdisplaybreaks is scoped to the display); a kept display
+    as one unbreakable aligned (gathered) block."""
     if len(b.lines) == 1:
         return r"\[" + unaligned(b.lines[0]) + r"\]"
     aligned = any(unaligned(line) != line for line in b.lines)
-    body = " \\\\\n".join(b.lines)
-    if len(b.lines) > BREAKABLE or body.count("\\\\") + 1 > TALL:
-        environment = "align*" if aligned else "gather*"
-        body = "".join(line + end for line, end in zip(b.lines, _line_ends(b.lines)))
-        return (f"{{\\allowdisplaybreaks\n\\begin{{{environment}}}\n{body}\n"
-                f"\\end{{{environment}}}}}")
-    environment = "aligned" if aligned else "gathered"
-    return f"\\[\n\\begin{{{environment}}}\n{body}\n\\end{{{environment}}}\n\\]"
+    if b.kept:
+        environment = "aligned" if aligned else "gathered"
+        return f"\\[\n\\begin{{{environment}}}\n" + " \\\\\n".join(b.lines) + \
+            f"\n\\end{{{environment}}}\n\\]"
+    environment = "align*" if aligned else "gather*"
+    body = "".join(line + end for line, end in zip(b.lines, _line_ends(b.lines)))
+    return (f"{{\\allowdisplaybreaks\n\\begin{{{environment}}}\n{body}\n"
+            f"\\end{{{environment}}}}}\\ignorespaces")  # no space from the line end after the group
 
 
 def _step(b: Step) -> str:
@@ -156,9 +159,9 @@ def heatmap(h: Heatmap) -> str:
             lines.append(rf"\node[text={ink},font=\{h.font},align=center] at "
                          rf"({j + 0.5},{i + 0.5}) {{{_label(h.cells[i][j], h.stacked)}}};")
     for i, label in enumerate(h.rows):
-        lines.append(rf"\node[anchor=east,font=\footnotesize] at (0,{i + 0.5}) {{{escape_text(label)}}};")
+        lines.append(rf"\node[anchor=east,font=\footnotesize] at (0,{i + 0.5}) {{{label_text(label)}}};")
     for j, label in enumerate(h.columns):
-        lines.append(rf"\node[anchor=south,font=\footnotesize] at ({j + 0.5},0) {{{escape_text(label)}}};")
+        lines.append(rf"\node[anchor=south,font=\footnotesize] at ({j + 0.5},0) {{{label_text(label)}}};")
     lines += [r"\end{tikzpicture}", "", inline(h.caption), r"\end{center}"]
     return "\n".join(lines)
 

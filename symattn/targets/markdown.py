@@ -9,7 +9,7 @@ from urllib.parse import quote
 from ..documents.blocks import (Block, Display, Heading, Heatmap, Items, Paragraph, Plot, Segment,
                                Step, unaligned)
 from ..printing.plain import plain
-from ..printing.printer import escape_text
+from ..printing.printer import escape_text, indexed_label
 
 _MARKDOWN_SPECIALS = set("\\`*_{}[]#+-.!|$~^")  # ~~x~~ strikes through (GFM), ^x^ raises
 # ( and ) stay bare: with [ and ] escaped no link can form, and \( \) delimit math for
@@ -29,7 +29,8 @@ def inline(parts: tuple[Segment, ...]) -> str:
             out.append(f"${content}$")
         elif kind == "label":
             escape_text(content)  # refuses control and bidi characters, as LaTeX does
-            out.append(escape_markdown(content))
+            indexed = indexed_label(content)
+            out.append(f"${indexed}$" if indexed else escape_markdown(content))
         else:
             out.append(content)
     return "".join(out)
@@ -74,14 +75,19 @@ def block(b: Block, depth: int = 0) -> str:
 
 def heatmap(h: Heatmap) -> str:
     """The weights as a KaTeX array of shaded cells, labels on both sides."""
-    head = " & ".join(rf"\text{{{escape_text(c)}}}" for c in h.columns)
+    head = " & ".join(_label(c) for c in h.columns)
     rows = []
     for label, pct_row, cells in zip(h.rows, h.percent, h.cells):
         shaded = [rf"\colorbox{{{_shade(p)}}}{{${c}$}}" for p, c in zip(pct_row, cells)]
-        rows.append(rf"\text{{{escape_text(label)}}} & " + " & ".join(shaded))
+        rows.append(_label(label) + " & " + " & ".join(shaded))
     body = rf"\begin{{array}}{{r|{'c' * len(h.columns)}}} & {head} \\ \hline " + r" \\ ".join(rows) \
         + r" \end{array}"
     return f"{inline(h.caption)}\n\n$$\n{body}\n$$"
+
+
+def _label(label: str) -> str:
+    """A heatmap label inside math: k_{1} for k1, else \\text{…}."""
+    return indexed_label(label) or rf"\text{{{escape_text(label)}}}"
 
 
 def _shade(percent: int) -> str:

@@ -28,6 +28,14 @@ ANALYSIS_PHRASES: dict[str, dict[str, str]] = {
     "sweep_table_plain": {"en": "Decimals", "zh": "数值"},
     "sweep_exact": {"en": "Exact values for ${series}$", "zh": "${series}$ 时的精确值"},
     "sweep_exact_plain": {"en": "Exact values", "zh": "精确值"},
+    "sweep_exact_rest": {"en": "At the other values of ${x}$ the exact weights are the formulas "
+                               "above with ${x}$ put in, $o = aV$, and the table gives the decimals.",
+                         "zh": "${x}$ 取其他值时，精确权重即把 ${x}$ 代入上面的公式，$o = aV$，"
+                               "数值见上表。"},
+    "sweep_exact_none": {"en": "At every value of ${x}$ the exact weights are the formulas above "
+                               "with ${x}$ put in, $o = aV$, and the table gives the decimals.",
+                         "zh": "${x}$ 取每个值时，精确权重即把 ${x}$ 代入上面的公式，$o = aV$，"
+                               "数值见上表。"},
     "sweep_plot": {"en": "Weight of each key against ${x}$", "zh": "各 key 的权重随 ${x}$ 的变化"},
     "sweep_plot_row": {"en": "Weight of each key against ${x}$, query row {row}",
                        "zh": "第 {row} 个 query 行各 key 的权重随 ${x}$ 的变化"},
