@@ -13,6 +13,7 @@ import re
 import pytest
 import sympy as sp
 from conftest import ROOT
+from test_mask_bias import CAUSAL as MASK_BIAS  # the -1e9 lesson, written once
 
 import symattn
 from symattn.cli import main
@@ -38,15 +39,6 @@ V = [[2, 0], [0, 4], [6, 2]]
 bias = [[0, 0, -1e9], [0, 0, -1e9], [0, 0.5, -1e9]]
 """
 
-MASK_BIAS = """tokens = ["a", "b", "c"]
-[input]
-Q = [[1], [2], [1]]
-K = [[0], ["ln(3)"], ["ln(2)"]]
-V = [[2, 0], [0, 4], [6, 2]]
-[attention]
-mask = "causal"
-mask_bias = "-1e9"
-"""
 
 
 def _solve(path, *extra: str) -> str:
