@@ -19,7 +19,7 @@ from ..numeric import recompute
 from ..reports import Report
 from .approx import Approx, approximate
 from .bias import bias_shown, hidden_entries, separated
-from .forms import integer_powers, over_root
+from .forms import integer_powers, joined_logs, over_root
 from .names import Name, Naming, choose_names
 from .options import Options
 from .products import expanded_product
@@ -149,7 +149,7 @@ def hidden_winner(t: Trace) -> tuple[int, int] | None:
 
 def _form(problem, limit: int | None = MAX_SHOWN_DIGITS) -> Callable[[sp.Basic], sp.Basic]:
     shown = shown_form(problem, limit)
-    return lambda value: integer_powers(shown(value))
+    return lambda value: integer_powers(shown(joined_logs(value)))
 
 
 def _values(naming) -> dict[sp.Symbol, sp.Expr]:
@@ -206,7 +206,7 @@ def _over_root(r: sp.Expr, d: int, decimals: bool, form: Form) -> sp.Expr:
     """A scaled score as the course writes it (over_root); in a problem written in decimals a
     rational score stays a decimal: 0.455/2 = 0.2275, 0.175/√2 (not 91/400, 7/(40√2))."""
     if not decimals or not r.is_Rational or r.is_Integer:
-        return over_root(r, d)
+        return over_root(joined_logs(r), d)
     root = sp.sqrt(d)
     if root.is_Rational:
         return form(r / root)
@@ -278,7 +278,7 @@ def _given(value: sp.Expr, trace: Trace) -> sp.Expr | None:
     at = next((k for k, x in enumerate(trace.S) if x == value), None)
     if at is None or p.scale is not None or p.start != "Q" or not trace.R[at].is_number:
         return None
-    return over_root(trace.R[at], p.key_dimension)
+    return over_root(joined_logs(trace.R[at]), p.key_dimension)
 
 
 def _numbers(trace: Trace, places: int) -> dict[str, list[list[mpmath.mpf]]]:

@@ -108,3 +108,49 @@ def _merged_powers(factors: list[sp.Expr]) -> sp.Expr:
     head = [] if coefficient == 1 else [coefficient]
     factors = head + powers + others
     return factors[0] if len(factors) == 1 else sp.Mul(*factors, evaluate=False)
+
+
+def joined_logs(expr: sp.Basic) -> sp.Basic:
+    """Logarithms of primes joined as a book writes them: 2 ln 3 + ln 11 as ln 99, −ln 11 −
+    2 ln 3 as −ln 99, ln 3 − ln 2 − ln 5 as ln(3/10), everywhere in expr (the parser reduces
+    logarithms to primes so that exponentials collapse; the value is the same)."""
+    if isinstance(expr, sp.MatrixBase):
+        return immutable_matrix(expr.rows, expr.cols,
+                                [_joined(x) for row in expr.tolist() for x in row])
+    return _joined(expr)
+
+
+@lru_cache(maxsize=1 << 15)
+def _joined(expr: sp.Basic) -> sp.Basic:
+    """joined_logs of one expression, memoized (a row's sum recurs in every entry)."""
+    if expr.is_Atom or not expr.args:
+        return expr
+    args = [_joined(a) for a in expr.args]
+    if expr.is_Add:
+        logs = [_log_term(a) for a in args]
+        if sum(t is not None for t in logs) > 1:
+            rest = [a for a, t in zip(args, logs) if t is None]
+            return sp.Add(*rest, _one_log([t for t in logs if t is not None]))
+    if all(a is b for a, b in zip(args, expr.args)):
+        return expr
+    return expr.func(*args)
+
+
+def _log_term(term: sp.Expr) -> tuple[sp.Rational, sp.Integer] | None:
+    """(c, n) for a term c·ln n (c rational, n a positive integer); None for any other."""
+    c, rest = term.as_coeff_Mul()
+    if isinstance(rest, sp.log) and rest.args[0].is_Integer and rest.args[0] > 1 and c.is_Rational:
+        return sp.Rational(c), rest.args[0]
+    return None
+
+
+def _one_log(terms: list[tuple[sp.Rational, sp.Integer]]) -> sp.Expr:
+    """Σ c_i ln n_i as g · ln N: g the common rational factor of the c_i (negative when all
+    are), N = Π n_i^(c_i/g)."""
+    g = sp.Rational(sp.igcd(*[c.p for c, _ in terms]), sp.ilcm(*[c.q for c, _ in terms]))
+    if all(c < 0 for c, _ in terms):
+        g = -g
+    argument = sp.Integer(1)
+    for c, n in terms:
+        argument *= n ** (c / g)
+    return sp.S.Zero if argument == 1 else g * sp.log(argument)
