@@ -60,7 +60,8 @@ MAX_MISTAKE_ENTRIES = 4096  # n_q x n_k past which the classic mistakes are not 
 MISTAKE_CPU_SECONDS = 10.0  # CPU time one classic mistake may take; past it: no diagnosis
 LIMITS_CPU_SECONDS = 20.0  # CPU time SymPy's temperature limits may take; past it: refused
 GRADIENT_CPU_SECONDS = 30.0  # CPU time the exact gradients may take; past it: refused
-MAX_PROOF_TERMS = 20_000  # terms an equality proof may expand to; past it: undecided
+MAX_PROOF_TERMS = 10_000  # terms an equality proof may expand to; past it: undecided
+MAX_EXPAND_TERMS = 400  # the same for SymPy's expand(), about 1 ms a term (exponentials combine)
 
 # Command line
 MAX_CHECK_DIGITS = 1000  # --digits of check and of a derivation's cross-check
