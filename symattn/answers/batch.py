@@ -70,7 +70,9 @@ class _Worker:
 
 def _serve(conn: Connection, facts: Facts, grading: Grading, symbols: dict,
            mistakes: Mistakes | HeadMistakes | BookMistakes | None, time_limit: float) -> None:
-    resource.setrlimit(resource.RLIMIT_AS, (WORKER_MEMORY_BYTES, WORKER_MEMORY_BYTES))
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)  # never above a limit the host has set
+    limit = WORKER_MEMORY_BYTES if hard == resource.RLIM_INFINITY else min(hard, WORKER_MEMORY_BYTES)
+    resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
     while True:
         try:
             key, text = conn.recv()
