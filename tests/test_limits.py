@@ -51,6 +51,7 @@ def test_the_limits_are_the_documented_values():
         1000, 10_000, 10_000)
     assert (limits.MAX_EXP_NESTING, limits.MAX_ROOT_BITS) == (3, 1024)
     assert (MAX_FILE_BYTES, MAX_SIDE, MAX_LABEL) == (1_000_000, 512, 200)
+    assert (limits.MAX_ANSWERS_BYTES, limits.MAX_SUBMISSIONS_BYTES) == (1_000_000, 50_000_000)
 
 
 # --- expressions.py -----------------------------------------------------------------------
