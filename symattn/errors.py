@@ -50,3 +50,7 @@ def _rebuild_input_error(reason: str, source: str | None, key: str | None,
 
 class ProblemError(InputError):
     """A problem that parses but cannot be computed as stated (shapes, fully masked rows)."""
+
+
+class OutputError(SymattnError):
+    """An output (-o, generate's folder) that cannot or may not be written: one line, exit 2."""

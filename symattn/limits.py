@@ -24,7 +24,8 @@ bits in all: SymPy factors them with primality tests whose cost explodes with th
 MAX_TRIAL_FACTOR_BITS = 4096  # ln of larger numbers is kept whole rather than split into primes
 
 # Files and tables
-MAX_FILE_BYTES = 1_000_000  # a problem or answers file
+MAX_FILE_BYTES = 1_000_000  # a problem file (each file of a problem set too)
+MAX_ANSWERS_BYTES = 1_000_000  # an --answers file
 MAX_SIDE = 512  # rows or columns of one matrix
 MAX_SHAPE = 100_000  # a side of a shape-only problem
 MAX_LABEL = 200  # characters of a token label or title
@@ -53,7 +54,7 @@ plus logits of 10^1000 fit); past it a numeric check at symbols' sample values i
 MAX_CLAIM_LENGTH = 20_000  # one claimed answer as text
 MAX_CLAIM_EXPONENT = 400  # a claimed decimal may be written as float64 prints it: 1.38e-142
 MAX_PRINTOUT_AXES = 8  # axes of one pasted printout or nested list (batch, heads, rows, columns)
-MAX_SUBMISSIONS_BYTES = 50_000_000
+MAX_SUBMISSIONS_BYTES = 50_000_000  # a --submissions CSV
 MAX_CSV_CELL = 131_072  # characters of one submissions cell; past it that answer is invalid
 WORKER_MEMORY_BYTES = 4 * 2**30  # address space of a grading worker
 MAX_MISTAKE_ENTRIES = 4096  # n_q x n_k past which the classic mistakes are not diagnosed

@@ -51,6 +51,7 @@ def test_the_limits_are_the_documented_values():
         1000, 10_000, 10_000)
     assert (limits.MAX_EXP_NESTING, limits.MAX_ROOT_BITS) == (3, 1024)
     assert (MAX_FILE_BYTES, MAX_SIDE, MAX_LABEL) == (1_000_000, 512, 200)
+    assert (limits.MAX_ANSWERS_BYTES, limits.MAX_SUBMISSIONS_BYTES) == (1_000_000, 50_000_000)
 
 
 # --- expressions.py -----------------------------------------------------------------------
@@ -399,7 +400,8 @@ def test_max_submissions_bytes(tmp_path):
     path.write_bytes(_csv_of_size(MAX_SUBMISSIONS_BYTES))
     assert len(read_submissions(path).students) == MAX_SUBMISSIONS_BYTES // 100_000
     path.write_bytes(_csv_of_size(MAX_SUBMISSIONS_BYTES + 1))
-    with pytest.raises(InputError, match=rf"^{path}: file is over {MAX_SUBMISSIONS_BYTES} bytes$"):
+    with pytest.raises(InputError, match=rf"^{path}: file is {MAX_SUBMISSIONS_BYTES + 1} bytes "
+                                         rf"\(limit {MAX_SUBMISSIONS_BYTES}\)$"):
         read_submissions(path)
 
 

@@ -132,7 +132,10 @@ def _add_exercises(commands: Any) -> None:
     generate.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     generate.add_argument("--choices", action="store_true", help="also write NAME.choices.toml: "
                           "the last row of O with the classic mistakes' rows as distractors")
-    generate.add_argument("-o", "--output", required=True, help="directory to write")
+    generate.add_argument("-o", "--output", required=True, help="directory to write (not a "
+                          "symbolic link; files in it are not written through links)")
+    generate.add_argument("--force", action="store_true",
+                          help="overwrite files of the same names already in the directory")
     problemset = commands.add_parser("problemset", help="a problem set from a directory of "
                                      "problems: questions, solutions, an answer key")
     problemset.add_argument("directory", help="a directory of problem files (e.g. from generate)")

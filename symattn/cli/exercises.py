@@ -47,7 +47,7 @@ def _generate(args: argparse.Namespace) -> int:
     if args.choices:  # distractors come from single-head mistakes; none for [[heads]]
         problems += [(name.replace(".toml", ".choices.toml"), choices_text(text))
                      for name, text in list(problems) if "[[heads]]" not in text]
-    write_problems(problems, Path(args.output))
+    write_problems(problems, Path(args.output), force=args.force)
     print(f"{len(problems)} files written to {args.output}")
     return EXIT_OK
 

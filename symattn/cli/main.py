@@ -25,7 +25,7 @@ from collections.abc import Sequence
 
 from ..errors import SymattnError
 from .arguments import build_parser
-from .output import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_INTERNAL, refuse_inputs_as_output
+from .output import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_INTERNAL, check_output
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -47,7 +47,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     """Hand the arguments to the command's module, imported only now: SymPy stays off --help."""
-    refuse_inputs_as_output(args)  # before any work; write() checks again as it writes
+    check_output(args)  # before any work; write() checks again as it writes
     if args.command in ("sweep", "gradient", "nonunique", "limits"):
         from .analyses import run  # lazy: loads SymPy
     elif args.command in ("generate", "problemset", "mistakes"):

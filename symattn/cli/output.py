@@ -4,13 +4,19 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
+import stat
 import sys
 import tempfile
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from importlib.util import find_spec
 from pathlib import Path
 from typing import TextIO
 
-from ..errors import SymattnError
+from ..errors import OutputError, SymattnError
+from ..parse.files import not_regular
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
 
@@ -19,40 +25,96 @@ class UsageError(SymattnError):
     """A bad command line: printed as one line, exit code 2."""
 
 
-class OutputError(SymattnError):
-    """The output file cannot be written."""
-
-
 def write(text: str, args: argparse.Namespace) -> None:
     """Write to the file named by args.output (-o), or to standard output.
 
     The file is written whole or not at all: to a temporary file in the same folder, then
-    renamed over the output (an existing file, or a symbolic link, at that path is replaced,
-    never written through). An output that is one of the command's inputs is refused.
+    renamed over the output. Only a regular file or a new name is replaced; a symbolic link at
+    that path is replaced itself, never written through (whatever it points to, even a
+    device). A FIFO, socket, device or directory there, or a name ending in '/', is refused,
+    as is an output that is one of the command's inputs. The temporary file is removed on
+    every way out that Python sees: an error, Ctrl-C, SIGTERM (turned into KeyboardInterrupt
+    while writing).
     """
     output = getattr(args, "output", None)
     if output is None:
         sys.stdout.write(text)
         return
-    refuse_inputs_as_output(args)
+    check_output(args)
     target = Path(output)
     data = text.encode("utf-8")
+    with _terminate_as_interrupt():
+        handle = None
+        try:
+            mode = target.stat().st_mode & 0o777 if target.is_file() and not target.is_symlink() \
+                else 0o666 & ~_umask()
+            handle = tempfile.NamedTemporaryFile(dir=target.parent, prefix=f".{target.name}.",
+                                                 suffix=".tmp", delete=False)
+            with handle:
+                handle.write(data)
+                handle.flush()
+                os.fchmod(handle.fileno(), mode)
+            refuse_special_output(output)  # again: nothing may have taken the name meanwhile
+            os.replace(handle.name, target)
+        except BaseException as error:  # Ctrl-C and SIGTERM too: no temporary file left behind
+            if handle is not None:
+                Path(handle.name).unlink(missing_ok=True)
+            if isinstance(error, OSError):
+                raise OutputError(f"{output}: cannot write: {error.strerror or error}") from None
+            raise
+
+
+def check_output(args: argparse.Namespace) -> None:
+    """Refuse an -o that is no regular file or new name, or that is one of the inputs."""
+    output = getattr(args, "output", None)
+    if output is not None and getattr(args, "command", None) != "generate":  # a folder
+        refuse_special_output(output)
+        refuse_inputs_as_output(args)
+
+
+def refuse_special_output(output: str) -> None:
+    """Refuse writing -o over anything but a regular file, a symbolic link or a new name.
+
+    Raises:
+        OutputError: "out/: cannot write: not a regular file (a directory)",
+            "/dev/null: cannot write: not a regular file (a character device)", or for a
+            missing folder written with a slash, "nodir/: cannot write: a name ending in '/'
+            is a folder; -o names a file".
+    """
+    if not output:
+        raise OutputError("-o: cannot write: no file name")
+    why = None
+    try:  # lstat: a link is replaced, so what it points to does not matter
+        mode = os.lstat(output).st_mode
+        if not stat.S_ISLNK(mode):
+            why = not_regular(mode)
+    except FileNotFoundError:  # a new name, unless it must be a folder
+        if output.endswith((os.sep, os.altsep or os.sep)):
+            why = "a name ending in '/' is a folder; -o names a file"
+    except OSError as error:  # "out.txt/": Not a directory
+        why = error.strerror or str(error)
+    if why is not None:
+        raise OutputError(f"{output}: cannot write: {why}")
+
+
+@contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """SIGTERM raises KeyboardInterrupt in the block (main thread only), so cleanup runs."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+    previous = signal.getsignal(signal.SIGTERM)
+    if previous == signal.SIG_IGN:  # an ignored SIGTERM stays ignored
+        yield
+        return
+    signal.signal(signal.SIGTERM, interrupt)
     try:
-        mode = target.stat().st_mode & 0o777 if target.is_file() and not target.is_symlink() \
-            else 0o666 & ~_umask()
-        handle = tempfile.NamedTemporaryFile(dir=target.parent, prefix=f".{target.name}.",
-                                             suffix=".tmp", delete=False)
-    except OSError as error:
-        raise OutputError(f"{output}: cannot write: {error.strerror or error}") from None
-    try:
-        with handle:
-            handle.write(data)
-            handle.flush()
-            os.fchmod(handle.fileno(), mode)
-        os.replace(handle.name, target)
-    except OSError as error:
-        Path(handle.name).unlink(missing_ok=True)
-        raise OutputError(f"{output}: cannot write: {error.strerror or error}") from None
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL if previous is None else previous)
 
 
 def _umask() -> int:

@@ -15,6 +15,7 @@ from ..exact.attention import attend
 from ..exact.heads import attend_heads
 from ..model import MultiHeadProblem
 from ..parse.spec import parse_problem
+from .folder import write_files
 
 KINDS = ("causal", "full", "cross", "padding", "temperature", "multihead")
 ANSWER_STYLES = ("rational", "e")
@@ -168,14 +169,10 @@ def generate(settings: Settings, count: int, seed: int) -> list[tuple[str, str]]
     return out
 
 
-def write_problems(problems: list[tuple[str, str]], directory: Path) -> None:
-    """Write the files (creating the directory)."""
-    try:
-        directory.mkdir(parents=True, exist_ok=True)
-        for name, text in problems:
-            (directory / name).write_text(text, encoding="utf-8")
-    except OSError as error:
-        raise InputError(f"cannot write: {error.strerror or error}", source=str(directory)) from None
+def write_problems(problems: list[tuple[str, str]], directory: Path, *, force: bool = False
+                   ) -> None:
+    """Write the files (creating the directory); exercises.folder says what is refused."""
+    write_files(problems, directory, force=force)
 
 
 def choices_text(text: str) -> str:

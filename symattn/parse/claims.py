@@ -17,7 +17,7 @@ from typing import Any
 import sympy as sp
 
 from ..errors import InputError
-from ..limits import MAX_CLAIM_EXPONENT, MAX_CLAIM_LENGTH, MAX_SIGFIGS
+from ..limits import MAX_ANSWERS_BYTES, MAX_CLAIM_EXPONENT, MAX_CLAIM_LENGTH, MAX_SIGFIGS
 from ..model import Grading
 from .batches import BatchError, matrix_rows
 from ..vocabulary import GRADING_RULES
@@ -316,7 +316,7 @@ def load_answers(path: Path, symbols: Mapping[str, sp.Symbol]
     """Claims from a separate TOML file with an [answers] table, and its [grading] table if it
     has one (it overrides the problem's: how a printout is to be judged travels with it)."""
     source = str(path)
-    data = decode_toml(read_text(path), source)
+    data = decode_toml(read_text(path, MAX_ANSWERS_BYTES), source)
     unknown = set(data) - {"answers", "grading"}
     if unknown:
         raise InputError("an answers file holds an [answers] table and optionally [grading]",

@@ -1,7 +1,9 @@
-"""Reading user files: a size limit, UTF-8 (a BOM is allowed), TOML with decimals kept as text."""
+"""Reading user files: regular files only, size-limited, UTF-8, TOML keeping decimals as text."""
 
 from __future__ import annotations
 
+import os
+import stat
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -9,19 +11,50 @@ from typing import Any
 from ..errors import InputError
 from ..limits import MAX_FILE_BYTES
 
+_NO_WAIT = getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+"""A FIFO swapped in after the stat is not waited on in open; a terminal is not made ours."""
+_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a pipe or FIFO"),
+          (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+          (stat.S_ISSOCK, "a socket"))
 
-def read_text(path: Path) -> str:
-    """The file's text: UTF-8 (a BOM is allowed), at most MAX_FILE_BYTES."""
+
+def not_regular(mode: int) -> str | None:
+    """Why a file of this st_mode is no regular file ("not a regular file (a socket)"), or None."""
+    if stat.S_ISREG(mode):
+        return None
+    kind = next((name for test, name in _KINDS if test(mode)), "another kind of file")
+    return f"not a regular file ({kind})"
+
+
+def read_bytes(path: Path, limit: int) -> bytes:
+    """The bytes of a regular file of at most `limit` bytes: a FIFO, pipe, device, socket or
+    directory is refused by its kind before it is read (opened, if at all, without waiting),
+    and never more than limit + 1 bytes are read."""
+    def refused(reason: str) -> InputError:
+        return InputError(reason, source=str(path))
     try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise InputError(f"file is {size} bytes (limit {MAX_FILE_BYTES})", source=str(path))
-        with path.open("rb") as file:  # at most one byte past the limit, even from a device
-            data = file.read(MAX_FILE_BYTES + 1)
+        why = not_regular(os.stat(path).st_mode)  # a FIFO is refused before open could wait
+        if why:
+            raise refused(f"cannot read file: {why}")
+        descriptor = os.open(path, os.O_RDONLY | _NO_WAIT)
+        with os.fdopen(descriptor, "rb") as file:
+            status = os.fstat(file.fileno())  # the file opened, were it swapped since the stat
+            why = not_regular(status.st_mode)
+            if why:
+                raise refused(f"cannot read file: {why}")
+            if status.st_size > limit:
+                raise refused(f"file is {status.st_size} bytes (limit {limit})")
+            data = file.read(limit + 1)  # a file still growing is not read past the limit
     except OSError as error:
-        raise InputError(f"cannot read file: {error.strerror or error}", source=str(path)) from None
-    if len(data) > MAX_FILE_BYTES:
-        raise InputError(f"file is over {MAX_FILE_BYTES} bytes", source=str(path))
+        raise refused(f"cannot read file: {error.strerror or error}") from None
+    if len(data) > limit:
+        raise refused(f"file is over {limit} bytes")
+    return data
+
+
+def read_text(path: Path, limit: int = MAX_FILE_BYTES) -> str:
+    """The file's text: UTF-8 (a BOM is allowed), a regular file of at most `limit` bytes."""
+    data = read_bytes(path, limit)
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:

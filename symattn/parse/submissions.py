@@ -13,6 +13,7 @@ from ..errors import InputError
 from ..limits import MAX_CSV_CELL, MAX_LABEL, MAX_SUBMISSIONS_BYTES
 from ..words import reason_text
 from .claims import parse_key
+from .files import read_bytes
 from .labels import shown_escaped
 from .reasons import Reason
 
@@ -42,15 +43,11 @@ def read_submissions(path: Path) -> Submissions:
 
     Raises:
         InputError: only for a file that cannot be read at all: missing, too large, or a
-            header that is not `id,<claim key>,...` (named by its line and column).
+            header that is not `id,<claim key>,...` (named by its line and column); a FIFO,
+            device or directory is refused unread (parse.files.read_bytes).
     """
     source = str(path)
-    try:
-        if path.stat().st_size > MAX_SUBMISSIONS_BYTES:
-            raise InputError(f"file is over {MAX_SUBMISSIONS_BYTES} bytes", source=source)
-        text = path.read_bytes().decode("utf-8-sig", errors="surrogateescape")
-    except OSError as failure:
-        raise InputError(f"cannot read file: {failure.strerror or failure}", source=source) from None
+    text = read_bytes(path, MAX_SUBMISSIONS_BYTES).decode("utf-8-sig", errors="surrogateescape")
     lines = io.StringIO(text, newline="").readlines()
     records = [r for r in _records(lines) if r[1] is None or any(c.strip() for c in r[1])]
     keys = _header(records[0] if records else (1, [], None), source)
