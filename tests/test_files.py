@@ -233,3 +233,13 @@ def test_generate_refuses_a_fifo_in_the_folder_even_forced(tmp_path, capsys):
     assert (code, capsys.readouterr().err) == (2, f"error: {fifo}: cannot write: not a regular "
                                                   "file (a pipe or FIFO)\n")
     assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+
+
+def test_a_file_name_with_a_newline_and_an_escape_stays_on_one_inert_line(tmp_path, capsys):
+    """The one-line error escapes what a terminal would act on: a newline, ESC (issue 33, Low)."""
+    path = tmp_path / "bad\nname\x1b[31m.toml"
+    path.write_text("nonsense = [", encoding="utf-8")
+    assert cli.main(["solve", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "\x1b" not in err
+    assert "bad\\nname\\x1b[31m.toml: TOML syntax" in err

@@ -6,6 +6,7 @@ import csv
 import io
 import os
 import random
+import signal
 import subprocess
 import sys
 import time
@@ -255,3 +256,37 @@ def test_a_class_is_graded_under_a_host_memory_limit(tmp_path):
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
     rows = list(csv.DictReader(report.open(encoding="utf-8")))
     assert [row["A[3,1]"] for row in rows] == ["correct", "wrong"]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="prctl(PR_SET_PDEATHSIG)")
+def test_workers_die_with_a_killed_grader(tmp_path):
+    """SIGKILL of `grade` mid-class: its workers end too (they were left alive forever)."""
+    rows = ['id,"A[3,1]"'] + [f"s{k},(1+exp(1/2))^{k % 40}/{k + 1}" for k in range(4000)]
+    subs = write(tmp_path, "\n".join(rows) + "\n")
+    grader = subprocess.Popen([sys.executable, "-m", "symattn", "grade", str(CAUSAL),
+                               "--submissions", str(subs), "--quiet"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    children: list[int] = []
+    started = time.monotonic()
+    while len(children) < 2 and time.monotonic() - started < 60:
+        time.sleep(0.2)
+        path = f"/proc/{grader.pid}/task/{grader.pid}/children"
+        children = [int(p) for p in open(path).read().split()] if os.path.exists(path) else []
+    assert grader.poll() is None and len(children) == 2
+    grader.kill()
+    grader.wait()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and any(os.path.exists(f"/proc/{c}") and
+                                              "Z" not in _state(c) for c in children):
+        time.sleep(0.1)
+    alive = [c for c in children if os.path.exists(f"/proc/{c}") and "Z" not in _state(c)]
+    for child in alive:  # orphans of a failing run do not outlive the test
+        os.kill(child, signal.SIGKILL)
+    assert alive == []
+
+
+def _state(pid: int) -> str:
+    try:
+        return open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, ProcessLookupError, IndexError):
+        return "Z"

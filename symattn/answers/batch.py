@@ -11,8 +11,10 @@ never returns): it is killed and the answer is judged again alone.
 
 from __future__ import annotations
 
+import ctypes
 import multiprocessing
 import resource
+import signal
 import time
 from collections import deque
 from multiprocessing.connection import Connection, wait
@@ -30,6 +32,7 @@ from .mistakes import MISTAKES, Mistakes
 from .results import Graded, Verdict
 
 Task = tuple[int, int]  # (student, key)
+PR_SET_PDEATHSIG = 1  # prctl(2): the signal a process gets when its parent dies
 
 
 def judge_text(key: str, text: str, facts: Facts, grading: Grading, symbols: dict,
@@ -68,8 +71,18 @@ class _Worker:
         self.conn.close()
 
 
+def _die_with_parent() -> None:
+    """Ask Linux to kill this worker when the grading process dies (SIGKILL included)."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (OSError, AttributeError):  # not Linux: a worker still ends when its pipe closes
+        pass
+
+
 def _serve(conn: Connection, facts: Facts, grading: Grading, symbols: dict,
            mistakes: Mistakes | HeadMistakes | BookMistakes | None, time_limit: float) -> None:
+    _die_with_parent()
     _, hard = resource.getrlimit(resource.RLIMIT_AS)  # never above a limit the host has set
     limit = WORKER_MEMORY_BYTES if hard == resource.RLIM_INFINITY else min(hard, WORKER_MEMORY_BYTES)
     resource.setrlimit(resource.RLIMIT_AS, (limit, hard))

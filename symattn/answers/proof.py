@@ -21,6 +21,8 @@ Generator = tuple[str, sp.Basic]  # ("exp", core): e^(core/scale); ("atom", a): 
 
 def ring_zero(expr: sp.Expr) -> bool:
     """Whether expr, a sum of products of integer powers, is zero in the ring (False: not shown)."""
+    if expr.has(sp.oo, sp.zoo, sp.nan):  # never a generator: oo - oo is not 0
+        return False
     scales: dict[sp.Basic, int] = {}
     atoms: list[Generator] = []
     if not _collect(expr, scales, atoms):

@@ -24,6 +24,7 @@ import sys
 from collections.abc import Sequence
 
 from ..errors import SymattnError
+from ..parse.labels import shown_escaped
 from .arguments import build_parser
 from .output import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_INTERNAL, check_output
 
@@ -34,13 +35,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = build_parser().parse_args(argv)
         return _run(args)
     except SymattnError as error:
-        print(f"error: {error}", file=sys.stderr)
+        print(f"error: {shown_escaped(str(error))}", file=sys.stderr)  # a file name's ESC, newline
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         print("error: interrupted", file=sys.stderr)
         return EXIT_FAILED
     except Exception as error:  # a bug in symattn: still one line, never a traceback
-        print(f"error: internal error, please report: {type(error).__name__}: {error}",
+        print(f"error: internal error, please report: {type(error).__name__}: "
+              f"{shown_escaped(str(error))}",
               file=sys.stderr)
         return EXIT_INTERNAL
 
