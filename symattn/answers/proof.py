@@ -24,7 +24,7 @@ def ring_zero(expr: sp.Expr) -> bool:
     if expr.has(sp.oo, sp.zoo, sp.nan):  # never a generator: oo - oo is not 0
         return False
     scales: dict[sp.Basic, int] = {}
-    atoms: list[Generator] = []
+    atoms: dict[Generator, None] = {}  # in order of discovery; a dict, for its fast `in`
     if not _collect(expr, scales, atoms):
         return False
     index = {g: k for k, g in enumerate(atoms)}
@@ -58,7 +58,7 @@ def _exponent(expr: sp.Basic) -> sp.Expr | None:
     return expr.args[0] if isinstance(expr, sp.exp) else None
 
 
-def _collect(expr: sp.Basic, scales: dict[sp.Basic, int], atoms: list[Generator]) -> bool:
+def _collect(expr: sp.Basic, scales: dict[sp.Basic, int], atoms: dict[Generator, None]) -> bool:
     """Gather the generators and each exponent core's scale; False on a part never polynomial."""
     stack = [expr]
     seen: set[sp.Basic] = set()
@@ -73,13 +73,12 @@ def _collect(expr: sp.Basic, scales: dict[sp.Basic, int], atoms: list[Generator]
             stack.append(e.base)
         elif (argument := _exponent(e)) is not None:
             for coefficient, core in _parts(argument):
-                if core not in scales:
-                    atoms.append(("exp", core))
+                atoms.setdefault(("exp", core))
                 scales[core] = lcm(scales.get(core, 1), int(coefficient.q))
         elif e.is_Float:
             return False
-        elif ("atom", e) not in atoms:
-            atoms.append(("atom", e))
+        else:
+            atoms.setdefault(("atom", e))
     return True
 
 
