@@ -17,6 +17,7 @@ from sites import check_math, sphinx_build
 
 import symattn
 from symattn.answers.verify import verify
+from symattn.page.build import build_page
 from symattn.targets.verdicts import render_verification_text
 
 CAUSAL = EXAMPLES / "02_causal_three_positions" / "problem.toml"
@@ -132,6 +133,6 @@ def test_answers_a_problem_set_and_a_course_page(site):
     assert html.escape(report.splitlines()[1], quote=False) in page
     assert '<p class="rubric">Answer key</p>' in page
     assert r"\text{1.}\quad" in page  # the key's first answer
-    frame = re.search(r'<iframe class="symattn-page" sandbox="allow-scripts"[^>]*srcdoc="([^"]*)"',
-                      page)
-    assert frame and "<!DOCTYPE html>" in html.unescape(frame.group(1))
+    frame = re.search(r'<iframe class="symattn-page" src="(_symattn/[0-9a-f]{20}\.html)"', page)
+    assert frame and (site / "_build" / frame.group(1)).read_text(encoding="utf-8") == \
+        build_page(symattn.load_problem(site / "problems" / "causal.toml"))  # served: test_embed.py

@@ -9,6 +9,7 @@ from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 
 from .directive import SymattnDirective
+from .frame import page_frame, skip, visit_html
 
 SPHINX_LOADS = {"amsmath", "amssymb"}
 """Packages Sphinx's LaTeX preamble already has."""
@@ -21,6 +22,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
     """Register the directive and the bookkeeping of the LaTeX packages derivations need."""
     app.setup_extension("myst_parser")  # reads symattn's Markdown into math nodes
     app.add_directive("symattn", SymattnDirective)
+    app.add_node(page_frame, html=(visit_html, None), latex=(skip, None), text=(skip, None),
+                 man=(skip, None), texinfo=(skip, None))
     app.connect("env-purge-doc", _purge)
     app.connect("env-merge-info", _merge)
     app.connect("env-updated", _latex_packages)

@@ -3,7 +3,6 @@ problem set, computed at build time; Sphinx math for HTML, symattn's own LaTeX f
 
 from __future__ import annotations
 
-import html
 import os
 from pathlib import Path
 
@@ -19,6 +18,7 @@ from sphinx.util.docutils import SphinxDirective
 from ..errors import SymattnError
 from ..vocabulary import CHECKS, HEADINGS, LANGUAGES
 from .content import DETAILS, FORMATS, Shown, shown
+from .frame import frame_node
 
 logger = logging.getLogger(__name__)
 MARKDOWN = MdParserConfig(enable_extensions={"dollarmath"})
@@ -69,8 +69,7 @@ class SymattnDirective(SphinxDirective):
         if out.literal:
             return [nodes.literal_block(out.literal, out.literal, classes=["symattn-answers"])]
         html_part = addnodes.only(expr="not format_latex")  # the LaTeX builder takes latex_part
-        html_part += [nodes.raw("", page_frame(out.page, relative), format="html")] if out.page \
-            else self._markdown(out.markdown)
+        html_part += [frame_node(out.page, relative)] if out.page else self._markdown(out.markdown)
         latex_part = nodes.raw("", out.latex, format="latex")
         box = nodes.container(classes=["symattn"])
         box += [html_part, latex_part]
@@ -84,13 +83,6 @@ class SymattnDirective(SphinxDirective):
         parser.options["document"] = document
         parser.render(text)
         return rubrics(document.children)
-
-
-def page_frame(page: str, title: str) -> str:
-    """The self-contained course page in a sandboxed frame of its own (its scripts stay inside)."""
-    return (f'<iframe class="symattn-page" sandbox="allow-scripts" title="{html.escape(title)}" '
-            'style="width:100%;height:52em;border:1px solid #ccc" '
-            f'srcdoc="{html.escape(page, quote=True)}"></iframe>')
 
 
 def rubrics(children: list[nodes.Node]) -> list[nodes.Node]:

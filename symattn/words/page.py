@@ -66,6 +66,8 @@ PAGE_PHRASES: dict[str, dict[str, str] | Same] = {
     "copy": {"en": "Copy link", "zh": "复制链接"},
     "copied": {"en": "Copied", "zh": "已复制"},
     "copy_failed": {"en": "Select the link and copy it", "zh": "请选中链接后手动复制"},
+    "share_none": {"en": "Embedded without an address of its own: open the page itself to share a state",
+                   "zh": "此处嵌入的页面没有自己的地址：请单独打开该页面再分享状态"},
     "reset": {"en": "Reset", "zh": "重置"},
     "heatmap": {"en": "Attention weights A", "zh": "注意力权重矩阵 A"},
     "heatmap_note": {"en": "Rows are queries, columns are keys. Colour encodes the weight only: read "

@@ -5,7 +5,7 @@
 //   tools/browser/node_modules/.bin/eslint -c tools/browser/eslint.config.mjs <files>
 // from the repository's root. The browser's names the page uses are listed, not taken wholesale.
 const browser = Object.fromEntries([
-  "atob", "Blob", "cancelAnimationFrame", "clearInterval", "Event", "DecompressionStream", "document", "Element", "history", "IntersectionObserver",
+  "atob", "Blob", "cancelAnimationFrame", "clearInterval", "Event", "DecompressionStream", "document", "Element", "history", "IntersectionObserver", "ResizeObserver",
   "location", "navigator", "performance", "requestAnimationFrame", "Response", "setInterval", "setTimeout",
   "URLSearchParams", "window",
 ].map((name) => [name, "readonly"]));

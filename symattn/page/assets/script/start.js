@@ -26,3 +26,12 @@ $("app").hidden = false;
 fitLayout();
 writeHash();
 document.body.dataset.ready = "1";
+// in a frame: the page's height to the host, which may size the frame by it (the Sphinx
+// directive's frame does); a number, nothing else, to any host
+if (window.parent !== window) {
+  let told = 0;
+  new ResizeObserver(() => {
+    const height = document.documentElement.scrollHeight;
+    if (height !== told) window.parent.postMessage({ symattn: "height", height: told = height }, "*");
+  }).observe(document.body);
+}

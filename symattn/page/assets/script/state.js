@@ -1,5 +1,5 @@
 // ---- state and the URL -------------------------------------------------------------------
-import { $, STEPS, data, el, mathNode, sizes, values } from "./core.js";
+import { $, P, STEPS, data, el, mathNode, sizes, values } from "./core.js";
 import { editCount, editedVariant, editsHash, readEdits } from "./edit.js";
 import { headFromHash } from "./heads.js";
 import { floatAttention } from "./float.js";
@@ -75,15 +75,20 @@ export function writeHash() {
   if (values) Object.assign(fields, { tau: state.tau, mask: state.mask });
   fields.step = state.step;
   const hash = "#" + new URLSearchParams(fields).toString() + editsHash();
+  // the page's own address, absolute: in a frame, "#..." alone resolves against the host page's
+  // address (a srcdoc frame's base) and changing to it would load the host inside the frame
+  const here = location.href.split("#")[0] + hash;
   if (location.hash !== hash) {
     try {
-      history.replaceState(null, "", hash);
-    } catch {
-      location.replace(hash);
+      history.replaceState(history.state, "", here);
+    } catch { // an address this frame may not change: the state stays on the page, never a navigation
     }
   }
   const share = $("share-url");
-  share.value = location.href;
+  const own = location.protocol !== "about:"; // a srcdoc frame has no address to share
+  share.value = own ? here : "";
+  share.placeholder = own ? "" : P.share_none;
+  $("copy-link").disabled = !own;
   share.scrollLeft = share.scrollWidth; // the state is at the end of the link
 }
 
