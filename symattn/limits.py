@@ -63,6 +63,8 @@ LIMITS_CPU_SECONDS = 20.0  # CPU time SymPy's temperature limits may take; past 
 GRADIENT_CPU_SECONDS = 30.0  # CPU time the exact gradients may take; past it: refused
 MAX_PROOF_TERMS = 10_000  # terms an equality proof may expand to; past it: undecided
 MAX_EXPAND_TERMS = 400  # the same for SymPy's expand(), about 1 ms a term (exponentials combine)
+MAX_ROUNDING_DIGITS = 2000  # digits a value is refined to when it lies near a rounding half;
+# nearer than that it is taken as the half (rounded away from zero)
 
 # Command line
 MAX_CHECK_DIGITS = 1000  # --digits of check and of a derivation's cross-check

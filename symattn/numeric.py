@@ -19,7 +19,7 @@ import mpmath
 import sympy as sp
 from mpmath.libmp import to_digits_exp, to_str
 
-from .limits import MAX_EXP_ARGUMENT, MAX_WORKING_DIGITS
+from .limits import MAX_EXP_ARGUMENT, MAX_ROUNDING_DIGITS, MAX_WORKING_DIGITS
 from .model import Problem
 from .numeric_inputs import inputs
 from .numeric_scores import scores, shared_exp
@@ -291,16 +291,51 @@ def decimal_string(expr: sp.Expr, places: int, values: Mapping[sp.Symbol, sp.Exp
         return "-oo"
     if expr.is_Rational:
         return _rational_decimal(Fraction(int(expr.p), int(expr.q)), places)
-    return decimal_of(to_mpf(context(places + 20), expr, values or {}), places)
+    return decimal_of(to_mpf(context(places + 20), expr, values or {}), places,
+                      lambda: rounded_units(expr, places, values))
 
 
-def decimal_of(x: mpmath.mpf, places: int) -> str:
-    """A number known to at least places + 20 significant digits, as decimal_string writes it."""
+def decimal_of(x: mpmath.mpf, places: int, near_half: Callable[[], int] | None = None) -> str:
+    """A number known to at least places + 20 significant digits, as decimal_string writes it;
+    near_half: its units of 10^-places, correctly rounded, when x lies too near a half to tell."""
     if abs(x) >= 10 ** SCIENTIFIC_FROM:
         # to_digits_exp returns (sign, digits, exponent); mypy misreads mpmath's untyped body
         return _scientific(*to_digits_exp(x._mpf_, places + 12), places)  # type: ignore[call-arg]
     ctx = context(places + SCIENTIFIC_FROM + 20)
-    return _fixed(int(ctx.nint(ctx.mpf(x) * ctx.mpf(10) ** places)), places)
+    scaled = ctx.mpf(x) * ctx.mpf(10) ** places
+    if near_half and _near_half(ctx, scaled, places + 20):
+        return _fixed(near_half(), places)
+    return _fixed(_away(ctx, scaled), places)
+
+
+def rounded_units(expr: sp.Expr, places: int, values: Mapping[sp.Symbol, sp.Expr] | None = None
+                  ) -> int:
+    """expr·10^places rounded to an integer, halves away from zero, correctly: a value too near
+    a half for its digits to tell is evaluated at twice as many, up to MAX_ROUNDING_DIGITS
+    (1/8 + e^-100 to 2 places is 13, not 12); one that near is taken as the half. What
+    `decimal_string` prints and what a decimal answer is judged against."""
+    if expr.is_Rational:
+        return _half_away(Fraction(int(expr.p), int(expr.q)) * Fraction(10) ** places)
+    digits = max(places + (magnitude(expr, values) or 0), 0) + 30
+    while True:
+        ctx = context(digits)
+        scaled = to_mpf(ctx, expr, values or {}) * ctx.mpf(10) ** places
+        if digits >= MAX_ROUNDING_DIGITS or not _near_half(ctx, scaled, digits):
+            return _away(ctx, scaled)
+        digits = min(2 * digits, MAX_ROUNDING_DIGITS)
+
+
+def _near_half(ctx: mpmath.MPContext, scaled: mpmath.mpf, digits: int) -> bool:
+    """Whether scaled, known to `digits` significant digits, lies within its error of a half."""
+    size = abs(scaled)
+    return bool(abs(size - ctx.floor(size) - ctx.mpf(0.5)) <=
+                max(size, 1) * ctx.mpf(10) ** (GUARD_DIGITS // 2 - digits))
+
+
+def _away(ctx: mpmath.MPContext, scaled: mpmath.mpf) -> int:
+    """scaled rounded to an integer, halves away from zero."""
+    units = int(ctx.floor(abs(scaled) + ctx.mpf(0.5)))
+    return units if scaled >= 0 else -units
 
 
 def _rational_decimal(value: Fraction, places: int) -> str:

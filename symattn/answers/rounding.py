@@ -6,7 +6,7 @@ from __future__ import annotations
 import sympy as sp
 
 from ..limits import MAX_DECIMAL_EXPONENT, MAX_DIGITS
-from ..numeric import context, decimal_string, magnitude, to_mpf
+from ..numeric import decimal_string, magnitude, rounded_units
 from ..parse.claims import Given
 
 FEEDBACK_PLACES = 4  # beside an answer written without decimals (7/3, 1/2)
@@ -20,21 +20,15 @@ def rounded(expected: sp.Expr, places: int) -> sp.Rational | None:
     """The exact value rounded to `places` decimal places (negative: tens, hundreds, ...);
     None when that is no decimal the parser reads (beyond 10^±DECIMAL_RANGE in size).
 
-    Irrational values are evaluated to the digits the rounding keeps (from the value's
-    magnitude), never to an integer of the value's size.
+    Rounded by `numeric.rounded_units`, as `solve` prints decimals: never to an integer of the
+    value's size, refined near a half.
     """
     size = magnitude(expected)
     if size is None or size + places < -1:  # below half a unit of the last place
         return sp.S.Zero
     if not -DECIMAL_RANGE <= size <= DECIMAL_RANGE:
         return None
-    if expected.is_Rational:
-        scaled = expected * sp.Rational(10) ** places
-        units = sp.floor(abs(scaled) + sp.Rational(1, 2)) * (1 if scaled >= 0 else -1)
-    else:
-        ctx = context(size + places + 30)
-        units = int(ctx.nint(to_mpf(ctx, expected, {}) * ctx.mpf(10) ** places))
-    return sp.Rational(units) / sp.Rational(10) ** places
+    return sp.Rational(rounded_units(expected, places)) / sp.Rational(10) ** places
 
 
 def expected_decimal(expected: sp.Expr, given: Given, sigfigs: int | None = None) -> str | None:

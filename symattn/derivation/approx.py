@@ -11,7 +11,7 @@ import sympy as sp
 
 from ..exact.shown import MAX_SHOWN_DIGITS
 from ..model import ShownDecimal
-from ..numeric import context, decimal_of, decimal_string, scientific, to_mpf
+from ..numeric import context, decimal_of, decimal_string, rounded_units, scientific, to_mpf
 
 
 @dataclass(frozen=True)
@@ -41,7 +41,8 @@ def approximate(value: sp.Expr, number: mpmath.mpf | None, places: int) -> Appro
         number = to_mpf(context(places + 20), value, {})
     if number != 0 and abs(number) < mpmath.mpf(10) ** (-places) / 2:
         return _scientific(number)
-    text = decimal_string(value, places) if value.is_Rational else decimal_of(number, places)
+    text = decimal_string(value, places) if value.is_Rational else \
+        decimal_of(number, places, lambda: rounded_units(value, places))
     digits, _, exponent = text.partition("e")
     return Approx(digits, False, int(exponent) if exponent else 0)
 
