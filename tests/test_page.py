@@ -24,7 +24,7 @@ from string import Formatter
 
 import pytest
 from clients import KATEX_DIR, need
-from conftest import EXAMPLE_FILES, MULTI_HEAD, ROOT, SHAPE_ONLY
+from conftest import EXAMPLE_FILES, EXAMPLES, MULTI_HEAD, ROOT, SHAPE_ONLY
 
 from symattn import cli, load_problem, parse_problem
 from symattn.errors import InputError
@@ -87,6 +87,21 @@ def test_bad_temperatures_are_refused_in_one_line(text, message):
     with pytest.raises(InputError) as caught:
         parse_temperatures(text)
     assert str(caught.value).startswith(message)
+
+
+@pytest.mark.parametrize("asked", ["1e-100", "1e-100,1"])
+def test_a_temperature_no_state_can_be_computed_at_is_refused(capsys, tmp_path, asked):
+    """At 10^-100 the logits of example 02 are 10^100 ln 3: every state fails, so the value
+    asked for is refused in one line (exit 2), not written as a page of error states."""
+    out = tmp_path / "page.html"
+    code = cli.main(["page", str(EXAMPLES / "02_causal_three_positions" / "problem.toml"),
+                     "--temperatures", asked, "-o", str(out)])
+    err = capsys.readouterr().err
+    assert code == 2 and not out.exists() and err.count("\n") == 1
+    assert err.startswith("error: --temperatures: no state of the page can be computed at "
+                          "τ = 1e-100: problem.toml, input: query row ")
+    bits = re.search(r"about (\S+) bits", err).group(1)
+    assert bits == f"{2e100 * math.log2(3):.2e}"  # exp(2·10^100 ln 3): its size, not 101 digits
 
 
 def test_the_demo_data_has_every_state_of_the_controls():

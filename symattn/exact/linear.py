@@ -193,7 +193,8 @@ class Exponentiator:
             shown = str(to_expr(form if form is not None else {sp.log(p): c for p, c in logs}))
             shown = shown if len(shown) <= 60 else shown[:57] + "..."
             raise InputError(f"exp of the logit {shown} is too large to write exactly "
-                             f"(about {int(size)} bits; limit {MAX_EXACT_FACTOR_BITS}, roots "
+                             f"(about {int(size) if size < 1e6 else f'{size:.2e}'} bits; limit "
+                             f"{MAX_EXACT_FACTOR_BITS}, roots "
                              f"{MAX_ROOT_BITS})")
         value = ONE
         for prime, c in logs:

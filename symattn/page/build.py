@@ -79,7 +79,21 @@ def build_page(problem: Problem | ShapeProblem | MultiHeadProblem, *, lang: str 
     store = MathStore()
     gather = heads_data if isinstance(problem, MultiHeadProblem) else collect
     data = gather(problem, temperatures or parse_temperatures(DEFAULT_TEMPERATURES), lang, store)
+    if temperatures:
+        refuse_failing(data, temperatures)
     return fill_template(data, store.items)
+
+
+def refuse_failing(data: dict[str, Any], asked: list[sp.Expr]) -> None:
+    """A temperature asked for at which no state of the page can be computed is refused, with
+    the first state's reason (a default one stays, its states saying why)."""
+    asked_keys = {str(t).replace(" ", "") for t in asked}
+    for k, tau in enumerate(data.get("temperatures") or []):
+        states = [v for name, v in data["variants"].items() if name.split(":")[0] == str(k)]
+        if tau["key"] in asked_keys and states and all("error" in v for v in states):
+            shown = tau["key"] if len(tau["key"]) <= 24 else f"{tau['value']:.3g}"
+            raise InputError(f"no state of the page can be computed at τ = {shown}: "
+                             f"{states[0]['error']}", key="--temperatures")
 
 
 def fill_template(data: dict[str, Any], math: list[tuple[str, bool]]) -> str:
