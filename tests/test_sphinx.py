@@ -8,12 +8,13 @@ import html
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from clients import math_blocks, need
 from conftest import EXAMPLES
-from sites import check_math, sphinx_build
+from sites import check_math, need_module, sphinx_build
 
 import symattn
 from symattn.answers.verify import verify
@@ -76,6 +77,33 @@ def test_the_page_shows_the_clis_math_and_follows_the_problem_file(site):
     assert again.returncode == 0, again.stderr
     page = (site / "_build" / "index.html").read_text(encoding="utf-8")
     assert r"7/3 &amp; 11/3 \end{array}" in page and r"7/3 &amp; 8/3" not in page
+
+
+@pytest.mark.parametrize("first", ["myst_nb", "symattn.sphinx"])
+def test_beside_myst_nb_a_notebook_page_shows_the_derivation(site, first):
+    """Jupyter Book 1's set-up: myst_nb (which carries myst_parser) in either order; a notebook's
+    Markdown cell holds the directive, and its math is the CLI's."""
+    need_module("myst_nb")
+    nbformat = pytest.importorskip("nbformat")
+    extensions = [first, "myst_nb" if first == "symattn.sphinx" else "symattn.sphinx"]
+    (site / "conf.py").write_text(f"extensions = {extensions!r}\nproject = 'course'\n"
+                                  "exclude_patterns = ['_build']\nnb_execution_mode = 'off'\n",
+                                  encoding="utf-8")
+    notebook = nbformat.v4.new_notebook()
+    notebook.cells = [nbformat.v4.new_markdown_cell(
+        "# A notebook\n\n```{symattn} problems/causal.toml\n:lang: zh\n```\n"),
+        nbformat.v4.new_code_cell("1 + 1")]
+    nbformat.write(notebook, str(site / "notebook.ipynb"))
+    (site / "index.md").write_text("# Course\n\n```{toctree}\nnotebook\n```\n", encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "sphinx", "-q", "-b", "html", str(site),
+                           str(site / "_build" / "html")], capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr
+    page = (site / "_build" / "html" / "notebook.html").read_text(encoding="utf-8")
+    trace = symattn.attend(symattn.load_problem(CAUSAL))
+    expected = [b["tex"] for b in math_blocks(symattn.render(trace, "markdown", lang="zh"))
+                if b["display"]]
+    assert displays(page) == expected and '<p class="rubric">手算三位置因果注意力</p>' in page
 
 
 def test_a_broken_problem_file_is_one_line_naming_file_key_and_column(site):

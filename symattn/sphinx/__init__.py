@@ -20,7 +20,10 @@ clashes with it) around English derivations with such labels becomes a plain gro
 
 def setup(app: Sphinx) -> dict[str, Any]:
     """Register the directive and the bookkeeping of the LaTeX packages derivations need."""
-    app.setup_extension("myst_parser")  # reads symattn's Markdown into math nodes
+    # symattn's Markdown is read by MyST: myst_nb (Jupyter Book 1) carries its own myst_parser,
+    # and registering both fails ('.md' already registered), whichever comes first
+    notebooks = "myst_nb" in app.extensions or "myst_nb" in app.config.extensions
+    app.setup_extension("myst_nb" if notebooks else "myst_parser")
     app.add_directive("symattn", SymattnDirective)
     app.add_node(page_frame, html=(visit_html, None), latex=(skip, None), text=(skip, None),
                  man=(skip, None), texinfo=(skip, None))
