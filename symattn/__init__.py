@@ -14,6 +14,8 @@ if TYPE_CHECKING:
         parameter_sweep,
         render,
         render_analysis,
+        render_verification,
+        verify,
         weights_with_same_output,
     )
     from .checks.invariants import check
@@ -27,7 +29,8 @@ if TYPE_CHECKING:
 
 _HOMES = {
     "attention": "api", "multi_head": "api", "render": "api", "parameter_sweep": "api",
-    "gradients": "api", "weights_with_same_output": "api", "render_analysis": "api",
+    "gradients": "api", "weights_with_same_output": "api", "render_analysis": "api", "verify": "api",
+    "render_verification": "api",
     "attend": "exact.attention", "attend_heads": "exact.heads", "check": "checks.invariants",
     "InputError": "errors", "ProblemError": "errors", "SymattnError": "errors",
     "parse_expression": "parse.expressions", "load_problem": "parse.spec",

@@ -11,6 +11,9 @@
     grads = gradients(trace)                             # the file's [gradient], or dO=/loss=
     grads["dK"]                                          # Matrix([[-43/50], [-7/50], [1]])
     weights_with_same_output(trace, row=3)               # the set of weights giving O[3]
+
+    result = verify(problem, {"O[3,1]": "7/3", "A[3]": "(0.167, 0.5, 0.333)"})  # as the CLI's
+    render_verification(result, "text", lang="zh")
 """
 
 from __future__ import annotations
@@ -30,6 +33,8 @@ from .parse.spec import ProblemReader
 
 if TYPE_CHECKING:  # the analyses and derivations load when used: solve and check start without
     from .analyses.results import Gradients, NonUniqueness, Sweep  # lazy: not at start
+    from .answers.results import Verification
+    from .kinds import AnyProblem
 
 
 def attention(Q: Any = None, K: Any = None, V: Any = None, *, X: Any = None, Y: Any = None,
@@ -204,3 +209,44 @@ def render_analysis(result: Sweep | Gradients | NonUniqueness, to: str = "markdo
     if isinstance(result, Gradients):
         return render_gradient(result, check_gradients(result, digits), to, s.lang, page=s.page())
     return render_nonunique(result, to, s.lang, page=s.page())
+
+
+def verify(problem: AnyProblem, answers: Mapping[str, Any] | None = None, *,
+           grading: Mapping[str, Any] | None = None) -> Verification:
+    """Judge claimed answers against the exact result, as `symattn verify` does: each verdict
+    correct, wrong (with the classic mistake it matches), undecided or invalid.
+
+    answers: claim key -> claimed value, as a problem file's [answers] table holds them
+    ({"A[3]": "(1/6, 1/2, 1/3)", "O[3,1]": 2.3333, "d_k": 2}); default the problem's own
+    [answers]. Every value is read by symattn's own parser, never evaluated. grading: a
+    [grading] table ({"sigfigs": 3}, {"rule": "float32"}); default the problem's.
+
+        symattn.verify(problem, {"O[3,1]": "7/3"}).passed            # True
+
+    Raises:
+        InputError: an unknown claim key or grading rule, or a problem verify does not take
+            (a claimed value that cannot be read is an invalid verdict, not an error).
+    """
+    from .answers.verify import verify as judge  # lazy: the judge loads with its first use
+    from .jobs import refuse_kind
+    from .parse.claims import parse_answers, read_grading
+
+    refuse_kind(problem, "verify")
+    symbols = {s.name: s for s in getattr(problem, "symbols", ())}
+    claims = None if answers is None else parse_answers(dict(answers), symbols, source="")
+    rule = None if grading is None else read_grading({"grading": dict(grading)}, "")
+    return judge(problem, claims, rule)
+
+
+def render_verification(result: Verification, to: str = "text", *, lang: str = "en") -> str:
+    """A verification as `symattn verify` writes it: "text" (a line per claim, with its reason
+    and the classic mistake) or "json", in "en" or "zh".
+
+    Raises:
+        OptionError: an unknown format or language (a ValueError).
+    """
+    from .targets.verdicts import render_verification_json, render_verification_text
+
+    settings = settle(None, {"to": to, "lang": lang}, formats=("text", "json"))
+    write = render_verification_json if settings.to == "json" else render_verification_text
+    return write(result, settings.lang)

@@ -247,3 +247,61 @@ def test_claims_on_each_head_and_the_concatenation(tmp_path, capsys):
     assert run(capsys, "verify", str(problem), "--answers", str(answers))[1].count("[wrong]") == 1
     with pytest.raises(InputError, match="unknown claim key 'heads\\[1\\]\\.concat'"):
         parse_key("heads[1].concat")
+
+
+# ---- symattn.verify, the API: the CLI's verdicts from a mapping of claims ----------------------
+@pytest.mark.parametrize("example", sorted(EXAMPLES.glob("*/problem.toml")), ids=lambda p: p.parent.name)
+def test_the_api_gives_the_clis_verdicts_on_every_example(capsys, tmp_path, example):
+    """Every kind (values, shapes only, several heads): the file's own [answers] and the same
+    claims given as a mapping, one of them spoilt, judged as `symattn verify --answers` does."""
+    import symattn
+
+    problem = load_problem(example)
+    code = cli.main(["verify", str(example), "--format", "json"])
+    out, err = capsys.readouterr()
+    if code == 2:  # no [answers]: refused by both, in the same words
+        with pytest.raises(InputError) as caught:
+            symattn.verify(problem)
+        assert err == f"error: {caught.value}\n"
+    else:
+        own = symattn.verify(problem)
+        assert [v.status for v in own.verdicts] == [c["status"] for c in json.loads(out)["claims"]]
+    claims = {"d_k": 99, "shape(O)": "99x99"}
+    answers = tmp_path / "answers.toml"
+    answers.write_text('[answers]\nd_k = 99\n"shape(O)" = "99x99"\n', encoding="utf-8")
+    assert cli.main(["verify", str(example), "--answers", str(answers), "--format", "json"]) == 1
+    cli_given = json.loads(capsys.readouterr().out)
+    given = symattn.verify(problem, claims)
+    assert [v.status for v in given.verdicts] == [c["status"] for c in cli_given["claims"]]
+    assert given.verdicts[-1].status == "wrong" and not given.passed
+
+
+def test_the_api_reads_claims_and_rules_with_the_parser_and_names_a_bad_key():
+    import symattn
+
+    problem = load_problem(EXAMPLES / "02_causal_three_positions" / "problem.toml")
+    result = symattn.verify(problem, {"O[3,1]": "7/3", "A[3]": "(0.167, 0.5, 0.333)",
+                                      "O[2,2]": 3.6, "O[1]": "(1, 0)", "A[1,1]": "__import__('os')"})
+    assert [v.status for v in result.verdicts] == ["correct", "correct", "correct", "wrong", "invalid"]
+    assert symattn.verify(problem, {"O[3,1]": 2.34}).verdicts[0].status == "wrong"  # 2.3333...
+    assert symattn.verify(problem, {"O[3,1]": "2.3"}).passed  # correct to the places it gives
+    assert not symattn.verify(problem, {"O[3,1]": "2.3"}, grading={"sigfigs": 3}).passed
+    with pytest.raises(InputError) as caught:
+        symattn.verify(problem, {"Z[1]": 1})
+    assert str(caught.value).startswith("answers.'Z[1]': unknown claim key 'Z[1]'")
+    with pytest.raises(InputError) as caught:
+        symattn.verify(problem, {"O[1,1]": 2}, grading={"sigfig": 3})
+    assert str(caught.value).startswith("grading.sigfig: unknown key")
+
+
+def test_the_api_writes_a_verification_as_the_cli_does(capsys):
+    import symattn
+
+    path = EXAMPLES / "02_causal_three_positions" / "problem.toml"
+    result = symattn.verify(load_problem(path))
+    for to in ("text", "json"):
+        for lang in ("en", "zh"):
+            assert cli.main(["verify", str(path), "--format", to, "--lang", lang]) == 0
+            assert symattn.render_verification(result, to, lang=lang) == capsys.readouterr().out
+    with pytest.raises(ValueError, match="unknown format 'latex'; formats are text, json"):
+        symattn.render_verification(result, "latex")
