@@ -379,9 +379,28 @@ in both languages with the same placeholders."""
 HEADS_ONLY = frozenset({"edit_title_heads", "edit_heads", "heads_edited", "edit_heads_symbolic"})
 SYMBOLIC_ONLY = frozenset({"edit_symbolic"})
 
+# the hand check's words that only symattn/page/handcheck.py says (the page script answers a
+# float state's steps with the others): not in the page's data
+GENERATED_ONLY = frozenset({
+    "hand_columns", "hand_columns_answer", "hand_columns_plain", "hand_columns_plain_answer",
+    "hand_scores", "hand_scaled", "hand_scaled_by", "hand_mask", "hand_mask_answer",
+    "hand_mask_none_answer", "hand_mask_open_answer", "hand_softmax", "hand_softmax_exact_answer",
+    "hand_outputs"})
 
-def page_phrases(lang: str, heads: bool = False, symbolic: bool = False) -> dict[str, str]:
-    """The page's words in one language (with those of its heads or its symbolic temperature)."""
+# the words only the page's HTML (its template) says: written into it when the page is built, not
+# in the data the page script reads
+TEMPLATE_ONLY = frozenset({
+    "intro", "intro_exact", "noscript", "old_browser", "query_row", "tau_typed", "heatmap_note",
+    "mistakes_note", "state_error", "keys_hint", "reduced_motion", "before_lab",
+    "predictions_note", "claim_title", "hand_title", "edit_title", "edit_intro",
+    "edit_projections", "edit_undo"})
+
+
+def page_phrases(lang: str, heads: bool = False, symbolic: bool = False,
+                 script: bool = False) -> dict[str, str]:
+    """The page's words in one language (with those of its heads or its symbolic temperature;
+    script: those the page's data carries for its script, without GENERATED_ONLY)."""
     skip = (frozenset() if heads else HEADS_ONLY) | (frozenset() if symbolic else SYMBOLIC_ONLY)
+    skip |= GENERATED_ONLY if script else frozenset()
     return {key: (PHRASES[texts.key] if isinstance(texts, Same) else texts)[lang]
             for key, texts in PAGE_PHRASES.items() if key not in skip}
