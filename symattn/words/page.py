@@ -241,9 +241,6 @@ PAGE_PHRASES: dict[str, dict[str, str] | Same] = {
     "mask_off": {"en": "mask off", "zh": "掩码关闭"},
     "hand_separator": Same("item_separator"),
     "hand_reveal": {"en": "Answer", "zh": "答案"},
-    "hand_free": {"en": "At τ = {tau} this page computes float64 values: the exact answers to "
-                        "steps 5 to 7 are given at τ = {taus}.",
-                  "zh": "τ = {tau} 时本页以 float64 计算：第 5 至 7 步的精确答案见 τ = {taus}。"},
     "hand_columns": {"en": "In the tables Q, K and V, count the columns, and find the row of the "
                            "current query, {label}.",
                      "zh": "在 Q、K、V 表中核对列数，并找到当前 query“{label}”所在的行。"},
@@ -302,6 +299,11 @@ PAGE_PHRASES: dict[str, dict[str, str] | Same] = {
                      "zh": "用这行权重乘 V 的各行，抽查输出 O 第 {row} 行的两个分量，并写出 O 的形状。"},
     "hand_outputs_answer": {"en": "{cells}; O is {n_q} × {d_v}.",
                             "zh": "{cells}；O 为 {n_q} × {d_v}。"},
+    "hand_outputs_rounding_answer": {"en": "{cells}; O is {n_q} × {d_v}. With the weights rounded "
+                                           "as shown, the sums come to {sums} instead: the table "
+                                           "computes O from the unrounded weights.",
+                                     "zh": "{cells}；O 为 {n_q} × {d_v}。按所示舍入后的权重相加，结果为 "
+                                           "{sums}：表中的 O 由未舍入的权重算出。"},
     "names_at": {"en": "Names at this state ({state}):", "zh": "本状态（{state}）下的记号："},
     "names_changed": {"en": "These names now stand for other values than at the previous state "
                             "({state}):",
@@ -378,6 +380,7 @@ in both languages with the same placeholders."""
 # other pages go without them (every byte of the page counts)
 HEADS_ONLY = frozenset({"edit_title_heads", "edit_heads", "heads_edited", "edit_heads_symbolic"})
 SYMBOLIC_ONLY = frozenset({"edit_symbolic"})
+
 
 # the hand check's words that only symattn/page/handcheck.py says (the page script answers a
 # float state's steps with the others): not in the page's data
