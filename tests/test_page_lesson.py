@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import shutil
 import subprocess
 from dataclasses import replace
@@ -22,8 +23,10 @@ from symattn import cli, load_problem, parse_problem
 from symattn.errors import InputError
 from symattn.exact.attention import attend
 from symattn.numeric import decimal_string
-from symattn.page.build import DEFAULT_TEMPERATURES, build_page, parse_temperatures
+from symattn.page.build import (DEFAULT_TEMPERATURES, build_page, page_script, parse_temperatures,
+                                without_comment_lines)
 from symattn.page.data import MathStore, collect
+from symattn.words.page import GENERATED_ONLY, TEMPLATE_ONLY, page_phrases
 
 DEMO = ROOT / "worked_examples" / "05_five_tokens_temperature" / "problem.toml"
 EXAMPLE_02 = ROOT / "worked_examples" / "02_causal_three_positions" / "problem.toml"
@@ -243,10 +246,10 @@ def test_hand_check_answers_are_hidden_until_revealed_and_follow_the_row(lesson_
     row2 = ", ".join(decimal_string(x, 3) if x else "0" for x in trace.A.row(1))  # masked: 0
     assert seen["answer6Row2"] == (f"The weights are $\\left({row2}\\right)$; the rounded weights "
                                    "add up to 1.000.")
-    # a free temperature: steps 1 to 4 still hold (they do not depend on tau), 5 to 7 point to
-    # the exact temperatures
-    assert seen["freeDo5"].startswith("At τ = 1.234 this page computes float64 values")
-    assert seen["freeDetails5Hidden"] is True and "分配 (future position)" in seen["freeAnswer4"]
+    # a free temperature: steps 1 to 4 still hold (they do not depend on tau), 5 to 7 are
+    # answered in float64 (tests below)
+    assert r"$\tau = 1.234$" in seen["freeDo5"]
+    assert seen["freeDetails5Hidden"] is False and "分配 (future position)" in seen["freeAnswer4"]
     # the rounding note at a free temperature: shown exactly where float64's rounded weights of
     # row 3 do not add up to 1 (1.1: 0.370 + 0.205 + 0.424 = 0.999)
     for tau, summary in seen["freeSummary"].items():
@@ -291,3 +294,103 @@ def test_errors_of_page_text_are_input_errors():
     with pytest.raises(InputError) as caught:
         parse_problem(BASE + 'claim = 3\nclaim_answer = true\nclaim_reason = "r"\n', source="p.toml")
     assert str(caught.value) == "p.toml, page.claim: must be a string, not an integer"
+
+
+# ---- the hand check at float states (issue 31: never a stale answer) -------------------------
+
+def float_row(Q: list[list[float]], K: list[list[float]], V: list[list[float]], row: int,
+              tau: float, reads: int) -> dict[str, list[float]]:
+    """Row `row` (0-based) of R, L, A, O in float64 from Q, K, V, computed here on its own: the
+    scale 1/√d_k, the first `reads` keys readable (a causal row), the rest -inf."""
+    d_k = len(Q[0])
+    R = [sum(q * k for q, k in zip(Q[row], key)) for key in K]
+    L = [r / math.sqrt(d_k) / tau for r in R[:reads]]
+    top = max(L)
+    e = [math.exp(x - top) for x in L]
+    A = [x / sum(e) for x in e] + [0.0] * (len(K) - reads)
+    O = [sum(a * v[c] for a, v in zip(A, V)) for c in range(len(V[0]))]
+    return {"R": R, "L": L, "A": A, "O": O}
+
+
+def entry_text(x: float) -> str:
+    """An entry as the problem file writes it: 1.34, 1.4, 0, 3.1."""
+    return f"({x:g})" if x < 0 else f"{x:g}"
+
+
+def shown_weights(answer: str) -> list[str]:
+    inside = answer.split(r"\left(", 1)[1].split(r"\right)", 1)[0]
+    return [w.strip() for w in inside.split(",")]
+
+
+def check_float_steps(seen: dict, Q: list[list[float]], K: list[list[float]],
+                      V: list[list[float]], tau: float) -> None:
+    """Steps 5 to 7 at a float state: real answers from float64 values, marked ≈."""
+    assert not any("computes float64 values" in do for do in seen["dos"])  # the old pointer
+    assert seen["hidden"] == [False] * 7 and all(seen["answers"])
+    f = float_row(Q, K, V, 2, tau, 3)
+    for j in (0, 1):  # the two cells the check picks: the first two readable
+        assert rf"L_{{3,{j + 1}}} = \frac{{S_{{3,{j + 1}}}}}{{\tau}} \approx {f['L'][j]:.3f}" \
+            in seen["answers"][4], seen["answers"][4]
+    assert r"L_{3,4} = -\infty" in seen["answers"][4]
+    weights = [f"{a:.3f}" for a in f["A"][:3]] + ["0", "0"]
+    assert shown_weights(seen["answers"][5]) == weights, seen["answers"][5]
+    total = sum(int(w.replace(".", "")) for w in weights[:3])
+    assert f"add up to {total / 1000:.3f}" in seen["answers"][5]
+    assert ("not 1" in seen["answers"][5]) == (total != 1000)
+    for c in (0, 1):
+        terms = " + ".join(rf"{a:.3f} \cdot {entry_text(V[j][c])}" for j, a in enumerate(f["A"][:3]))
+        assert rf"O_{{3,{c + 1}}} \approx {terms} \approx {f['O'][c]:.3f}" in seen["answers"][6]
+        # the shown rounded weights and V: their sum is the shown total, or the answer says not
+        rounded = sum(round(a, 3) * V[j][c] for j, a in enumerate(f["A"][:3]))
+        said = rf"$O_{{3,{c + 1}}} \approx {rounded:.3f}$"
+        assert (said in seen["answers"][6].split("; O is 5 × 2.")[1]) == \
+            (f"{rounded:.3f}" != f"{f['O'][c]:.3f}"), seen["answers"][6]
+    unrounded = "the table computes O from the unrounded weights."
+    assert seen["answers"][6].endswith(("; O is 5 × 2.", unrounded))
+
+
+def test_the_hand_check_answers_an_edited_q_from_the_edited_values(lesson_browser):
+    seen = lesson_browser["demo"]["floatHand"]["edited"]
+    problem = load_problem(DEMO)
+    Q = [[float(x) for x in problem.Q.row(i)] for i in range(problem.n_q)]
+    K = [[float(x) for x in problem.K.row(j)] for j in range(problem.n_k)]
+    V = [[float(x) for x in problem.V.row(j)] for j in range(problem.n_k)]
+    Q[2][0] = 1.0  # the link's edit Q=3.1:1: row 3, column 1 is 1 (not 1.34)
+    f = float_row(Q, K, V, 2, 0.85, 3)
+    for j in (0, 1):
+        terms = " + ".join(rf"{entry_text(q)} \cdot {entry_text(k)}" for q, k in zip(Q[2], K[j]))
+        assert (rf"R_{{3,{j + 1}}} = \mathbf{{q}}_{{3}} \cdot \mathbf{{k}}_{{{j + 1}}} = {terms} "
+                rf"\approx {f['R'][j]:.3f}") in seen["answers"][1], seen["answers"][1]
+        assert f"{f['R'][j]:.3f}" in seen["table"]  # the table beside it shows the same
+        S = f["R"][j] / math.sqrt(3)
+        assert rf"S_{{3,{j + 1}}} = \frac{{R_{{3,{j + 1}}}}}{{\sqrt{{3}}}} \approx {S:.3f}" \
+            in seen["answers"][2]
+    assert "1.876" not in seen["answers"][1]  # the unedited R_{3,2} = 1.34 · 1.4
+    assert "分配 (future position)" in seen["answers"][3]  # the mask row does not change
+    assert r"$\tau = 0.85$" in seen["dos"][4]
+    check_float_steps(seen, Q, K, V, 0.85)
+
+
+def test_the_hand_check_answers_a_free_temperature_in_float64(lesson_browser):
+    seen = lesson_browser["demo"]["floatHand"]["free"]
+    problem = load_problem(DEMO)
+    Q, K, V = ([[float(x) for x in m.row(i)] for i in range(m.rows)]
+               for m in (problem.Q, problem.K, problem.V))
+    assert r"= 1.34 \cdot 1.4 + 1 \cdot 0 + 2 \cdot 0 = 1.876$" in seen["answers"][1]  # exact
+    assert r"$\tau = 1.1$" in seen["dos"][4] and seen["note"].endswith("τ = 1.1, mask on.")
+    check_float_steps(seen, Q, K, V, 1.1)
+    zh = lesson_browser["demo_zh"]["floatHand"]["free"]
+    assert shown_weights(zh["answers"][5]) == shown_weights(seen["answers"][5])
+
+
+def test_the_words_the_pages_data_leaves_out_are_never_read_by_its_script():
+    script = without_comment_lines(page_script())
+    left_out = TEMPLATE_ONLY | GENERATED_ONLY
+    assert not [key for key in sorted(left_out) if re.search(rf"\b{key}\b", script)]
+    template = (ROOT / "symattn" / "page" / "assets" / "page.html").read_text(encoding="utf-8")
+    assert {key for key in TEMPLATE_ONLY if "{{p:" + key + "}}" not in template} == \
+        {"intro", "intro_exact"}  # the build's own slot
+    for lang in ("en", "zh"):
+        html = build_page(load_problem(DEMO), lang=lang)
+        assert not set(unpack(html, "data")["phrases"]) & left_out
+        assert page_phrases(lang)["hand_title"] in html  # the template still says its words

@@ -27,6 +27,7 @@ from ..kinds import refuse_kind
 from ..model import MultiHeadProblem, Problem, ShapeProblem
 from ..parse.expressions import parse_expression
 from ..words import LANGUAGES
+from ..words.page import TEMPLATE_ONLY
 from .data import MathStore, collect
 from .heads import heads_data
 from .katex import katex_css, katex_script
@@ -106,7 +107,7 @@ def fill_template(data: dict[str, Any], math: list[tuple[str, bool]]) -> str:
     katex = katex_script()
     slots = {"lang": data["lang"], "title": html.escape(data["title"]),
              "csp": policy([loader, katex, script], style), "style": style, "loader": loader,
-             "script": packed(script), "data": packed(data),
+             "script": packed(script), "data": packed(script_data(data)),
              "math": packed([[tex, int(d)] for tex, d in math]), "katex": packed(katex)}
     phrases = data["phrases"]
     intro = "shapes_only" if data["kind"] != "values" else "intro" if data["free"] else "intro_exact"
@@ -116,6 +117,12 @@ def fill_template(data: dict[str, Any], math: list[tuple[str, bool]]) -> str:
         return html.escape(phrases[match.group(2)]) if match.group(1) else slots[match.group(2)]
 
     return _SLOT.sub(slot, (ASSETS / "page.html").read_text(encoding="utf-8"))
+
+
+def script_data(data: dict[str, Any]) -> dict[str, Any]:
+    """The data as the page script reads it: without the words only the template says."""
+    phrases = {key: text for key, text in data["phrases"].items() if key not in TEMPLATE_ONLY}
+    return {**data, "phrases": phrases}
 
 
 _IMPORT = re.compile(r'^import \{ ([\w$, ]+) \} from "\./(\w+)\.js";\n', re.M)

@@ -198,7 +198,7 @@ def common(p: Problem | ShapeProblem, lang: str, store: MathStore, places: int) 
         "rowMath": {letter: [store.add(f"{letter}_{{{i}}}") for i in range(1, p.n_q + 1)]
                     for letter in ("q", "O")},
         "words": {name: PHRASES[WORDS[name]][lang] for name in TABLES},
-        "phrases": page_phrases(lang, symbolic=tau in getattr(p, "symbols", ())),
+        "phrases": page_phrases(lang, symbolic=tau in getattr(p, "symbols", ()), script=True),
         "lesson": lesson_data(getattr(p, "page", None), lang),
     }
 

@@ -59,7 +59,7 @@ def heads_data(problem: MultiHeadProblem, temperatures: list[sp.Expr], lang: str
         if head["projections"] is not None:
             head["projections"]["headings"] |= head_headings(store, h, given.projections.Y is not None)
     return {**collected[0], "title": title, "heads": heads, "combine": combine, "edit": heads[0]["edit"],
-            "phrases": page_phrases(lang, heads=True),
+            "phrases": page_phrases(lang, heads=True, script=True),
             "lesson": lesson_data(problem.page, lang),
             "defaults": {**collected[0]["defaults"], "head": 1}}
 

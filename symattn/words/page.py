@@ -243,9 +243,6 @@ PAGE_PHRASES: dict[str, dict[str, str] | Same] = {
     "mask_off": {"en": "mask off", "zh": "掩码关闭"},
     "hand_separator": Same("item_separator"),
     "hand_reveal": {"en": "Answer", "zh": "答案"},
-    "hand_free": {"en": "At τ = {tau} this page computes float64 values: the exact answers to "
-                        "steps 5 to 7 are given at τ = {taus}.",
-                  "zh": "τ = {tau} 时本页以 float64 计算：第 5 至 7 步的精确答案见 τ = {taus}。"},
     "hand_columns": {"en": "In the tables Q, K and V, count the columns, and find the row of the "
                            "current query, {label}.",
                      "zh": "在 Q、K、V 表中核对列数，并找到当前 query“{label}”所在的行。"},
@@ -304,6 +301,11 @@ PAGE_PHRASES: dict[str, dict[str, str] | Same] = {
                      "zh": "用这行权重乘 V 的各行，抽查输出 O 第 {row} 行的两个分量，并写出 O 的形状。"},
     "hand_outputs_answer": {"en": "{cells}; O is {n_q} × {d_v}.",
                             "zh": "{cells}；O 为 {n_q} × {d_v}。"},
+    "hand_outputs_rounding_answer": {"en": "{cells}; O is {n_q} × {d_v}. With the weights rounded "
+                                           "as shown, the sums come to {sums} instead: the table "
+                                           "computes O from the unrounded weights.",
+                                     "zh": "{cells}；O 为 {n_q} × {d_v}。按所示舍入后的权重相加，结果为 "
+                                           "{sums}：表中的 O 由未舍入的权重算出。"},
     "names_at": {"en": "Names at this state ({state}):", "zh": "本状态（{state}）下的记号："},
     "names_changed": {"en": "These names now stand for other values than at the previous state "
                             "({state}):",
@@ -382,8 +384,28 @@ HEADS_ONLY = frozenset({"edit_title_heads", "edit_heads", "heads_edited", "edit_
 SYMBOLIC_ONLY = frozenset({"edit_symbolic"})
 
 
-def page_phrases(lang: str, heads: bool = False, symbolic: bool = False) -> dict[str, str]:
-    """The page's words in one language (with those of its heads or its symbolic temperature)."""
+# the hand check's words that only symattn/page/handcheck.py says (the page script answers a
+# float state's steps with the others): not in the page's data
+GENERATED_ONLY = frozenset({
+    "hand_columns", "hand_columns_answer", "hand_columns_plain", "hand_columns_plain_answer",
+    "hand_scores", "hand_scaled", "hand_scaled_by", "hand_mask", "hand_mask_answer",
+    "hand_mask_none_answer", "hand_mask_open_answer", "hand_softmax", "hand_softmax_exact_answer",
+    "hand_outputs"})
+
+# the words only the page's HTML (its template) says: written into it when the page is built, not
+# in the data the page script reads
+TEMPLATE_ONLY = frozenset({
+    "intro", "intro_exact", "noscript", "old_browser", "query_row", "tau_typed", "heatmap_note",
+    "mistakes_note", "state_error", "keys_hint", "reduced_motion", "before_lab",
+    "predictions_note", "claim_title", "hand_title", "edit_title", "edit_intro",
+    "edit_projections", "edit_undo"})
+
+
+def page_phrases(lang: str, heads: bool = False, symbolic: bool = False,
+                 script: bool = False) -> dict[str, str]:
+    """The page's words in one language (with those of its heads or its symbolic temperature;
+    script: those the page's data carries for its script, without GENERATED_ONLY)."""
     skip = (frozenset() if heads else HEADS_ONLY) | (frozenset() if symbolic else SYMBOLIC_ONLY)
+    skip |= GENERATED_ONLY if script else frozenset()
     return {key: (PHRASES[texts.key] if isinstance(texts, Same) else texts)[lang]
             for key, texts in PAGE_PHRASES.items() if key not in skip}

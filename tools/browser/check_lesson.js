@@ -56,7 +56,7 @@ async function revealAll(page) {
   }
 }
 
-async function lesson(browser, file) {
+async function lesson(browser, file, name) {
   const { context, page, log } = await open(browser, file, { width: 1280, height: 900 });
   const out = { log };
   out.order = await page.evaluate(() => [...document.querySelectorAll("main > [id]")].filter((n) => !n.hidden).map((n) => n.id));
@@ -109,6 +109,7 @@ async function lesson(browser, file) {
       out.freeSummary[tau] = await text(page, "#summary");
     }
   }
+  if (out.steps && name.startsWith("demo")) out.floatHand = await floatHand(page);
   await page.evaluate(() => { location.hash = ""; });
   await page.click("#reset");
   out.legendBeside = await page.evaluate(() => document.querySelectorAll("#names .names-legend, #derivation-names .names-legend").length);
@@ -125,6 +126,27 @@ async function lesson(browser, file) {
   out.images = await page.evaluate(() => document.querySelectorAll("main img").length);
   out.dialogs = log.dialogs;
   await context.close();
+  return out;
+}
+
+// The hand check at float states (example 05): Q's entry (3, 1) edited at tau = 17/20, then a free tau with
+// no edit; every step revealed, its instruction and answer read.
+async function floatHand(page) {
+  const out = {};
+  for (const [name, hash] of [["edited", "#row=3&tau=17%2F20&mask=on&step=1&Q=3.1:1"], ["free", "#row=3&tau=1.1&mask=on&step=1"]]) {
+    await page.evaluate((hash) => { location.hash = hash; }, hash);
+    await page.waitForFunction((edited) => document.getElementById("edit-Q-3-1").value === (edited ? "1" : "1.34"), name === "edited");
+    await revealAll(page);
+    const seen = { dos: [], answers: [], hidden: [] };
+    for (let k = 1; k <= 7; k++) {
+      seen.dos.push(await text(page, "#hand-do-" + k));
+      seen.answers.push(await text(page, "#hand-answer-" + k));
+      seen.hidden.push(await page.evaluate((k) => document.getElementById("hand-details-" + k).hidden, k));
+    }
+    seen.note = await text(page, "#hand-note");
+    seen.table = await page.evaluate(() => (document.querySelector("#table-R tbody tr:nth-child(3)") || {}).textContent || null);
+    out[name] = seen;
+  }
   return out;
 }
 
@@ -187,7 +209,7 @@ async function main() {
   const results = {};
   try {
     for (const [name, file] of Object.entries(pages)) {
-      results[name] = await lesson(browser, file);
+      results[name] = await lesson(browser, file, name);
       results[name].layouts = await layouts(browser, name, file, shots);
     }
   } finally {

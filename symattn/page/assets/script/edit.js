@@ -92,15 +92,24 @@ function editedInputs(head = state.head) { // Q, K, V in float64: edited, or fro
   const source = editData().editable.includes("Y") ? editedFloats("Y") : X;
   return [times(X, editedFloats(own("W_Q", head))), times(source, editedFloats(own("W_K", head))), times(source, editedFloats(own("W_V", head)))];
 }
+// Q, K, V in float64 and, where the problem gives them directly, their entries' texts as the
+// editor shows them (typed or given); null on a page without float inputs
+export function floatInputs() {
+  if (!editData()) return null;
+  const [Q, K, V] = editedInputs();
+  const shown = (name) => editData()[name].map((row, i) => row.map(([, text], j) => state.edits[editKey(name, i, j)] ?? text));
+  return { Q, K, V, texts: data.projections ? null : { Q: shown("Q"), K: shown("K"), V: shown("V") } };
+}
 export function editedVariant() {
   const id = "edited:" + state.head + ":" + state.tau + ":" + state.mask + ":" + editsKey();
   if (computed.has(id)) return computed.get(id);
   if (!Number.isFinite(tauValue(state.tau))) return { error: fill("edit_symbolic", { tau: state.tau }) };
   const base = maskBase();
   if (base.error || !state.free.M[state.mask]) return base;
-  const [Q, K, V] = editedInputs();
+  const inputs = floatInputs();
+  const { Q, K, V } = inputs;
   const [R, S] = scores(Q, K, data.edit.scale);
-  const v = floatVariant(base, S, V, state.free.M[state.mask], R);
+  const v = floatVariant(base, S, V, state.free.M[state.mask], R, inputs);
   if (data.projections) { // X and the W's as typed; Q, K, V computed from them, marked ≈
     v.projectionTables = {};
     for (const [name, cells] of Object.entries(data.projections.tables)) v.projectionTables[name] = typedIn(own(name), cells);

@@ -1,8 +1,9 @@
 // ---- the lesson: predictions and claim before the lab, the hand check, names by state ------
 // The [page] table's texts are set as text; the hand check's steps and answers were computed
-// for every state and row when the page was written (segments of text and math).
-import { $, P, data, el, fill, mathNode, values } from "./core.js";
-import { state } from "./state.js";
+// for every state and row when the page was written (segments of text and math); at a float
+// state (a free tau, edited inputs) the steps that depend on it are answered here in float64.
+import { $, P, data, el, fill, mathNode, parsed, sizes, values } from "./core.js";
+import { generatedIndex, maskBase, state, tauValue } from "./state.js";
 import { fitSoon, segmentNodes } from "./render.js";
 import { later } from "./speed.js";
 export function setUpLesson() {
@@ -60,19 +61,20 @@ function handAnswer(k) {
 }
 
 // The steps of the current row; the <details> stay in place, so what is open stays open and
-// the focus stays where it is. At a free tau, steps 5 to 7 point to the exact temperatures.
+// the focus stays where it is. At a float state the steps come from floatHand; the generated
+// steps it keeps are those of this tau (a generated one) or of another with this mask.
 function renderHandCheck(v) {
-  const free = Boolean(v && v.free);
-  const source = free ? state.taus.map((_, k) => data.variants[k + ":" + state.mask]).find((x) => !x.error && x.hand) : v;
-  const hand = source && !source.error && source.hand ? source.hand[state.row - 1] : null;
+  const float = Boolean(v && !v.error && v.free && v.floats);
+  const at = data.variants[generatedIndex(state.tau) + ":" + state.mask];
+  const source = float ? (at && !at.error && at.hand ? at : maskBase()) : v;
+  const exact = source && !source.error && source.hand ? source.hand[state.row - 1] : null;
+  const hand = exact && float ? floatHand(v, exact, at === source) : exact;
   $("hand-steps").hidden = !hand;
   const row = { row: state.row, label: data.rowLabels[state.row - 1], tau: state.tau };
   $("hand-note").textContent = hand ? fill("hand_note", { state: fill("hand_state", row) + maskText() }) : "";
   if (!hand) return;
   hand.forEach((step, k) => {
-    const late = free && k >= 4;
-    $("hand-do-" + (k + 1)).replaceChildren(...(late ? [fill("hand_free", { tau: state.tau, taus: state.taus.map((t) => t.key).join(", ") })] : segmentNodes(step.do)));
-    $("hand-details-" + (k + 1)).hidden = late;
+    $("hand-do-" + (k + 1)).replaceChildren(...segmentNodes(step.do));
     const key = JSON.stringify(step.ans);
     if (answers[k] && answers[k][0] === key) return;
     answers[k] = [key, false, step.ans];
@@ -80,6 +82,87 @@ function renderHandCheck(v) {
     if ($("hand-details-" + (k + 1)).open) handAnswer(k);
     else later(() => handAnswer(k));
   });
+}
+
+// ---- the hand check at a float state, as symattn/page/handcheck.py writes it -----------------
+// The same seven questions; every answer that depends on the edit or on tau computed from the
+// float64 values the tables show, each computed number marked ≈. The column counts and the
+// mask's row do not change: they stay the generated steps (so do R and S at a free tau).
+// texIds: TeX written here -> its id in data.math (the same TeX, the same id); bounded: past
+// TEX_LIMIT the ids start again between two renders (what is drawn stays drawn)
+const texIds = new Map();
+let mathBase = -1;
+const TEX_LIMIT = 2000;
+function texId(tex) {
+  if (mathBase < 0) mathBase = data.math.length;
+  if (!texIds.has(tex)) texIds.set(tex, data.math.push([tex, 0]) - 1);
+  return texIds.get(tex);
+}
+// a phrase as segments: a field {m: tex} is math, a list of TeX several formulas
+function say(key, fields) {
+  return P[key].split(/\{(\w+)\}/).flatMap((part, k) => {
+    const value = fields[part];
+    if (k % 2 === 0) return part ? [part] : [];
+    if (Array.isArray(value)) return value.flatMap((tex, n) => (n ? [P.hand_separator, texId(tex)] : [texId(tex)]));
+    return [value.m ? texId(value.m) : String(value)];
+  });
+}
+function floatHand(v, exact, sameTau) {
+  if (texIds.size > TEX_LIMIT) {
+    for (const id of texIds.values()) parsed.delete(id);
+    texIds.clear();
+    data.math.length = mathBase;
+    answers.length = 0;
+  }
+  const i = state.row - 1;
+  const f = v.floats;
+  const num = (x) => (x === -Infinity ? "-\\infty" : x.toFixed(data.places));
+  const cell = (name, j) => `${name}_{${i + 1},${j + 1}}`;
+  // an entry as the editor shows it (typed or given), else rounded
+  const entry = (name, r, c) => {
+    const t = (f.texts ? f.texts[name][r][c] : num(f[name][r][c])).replace(/^\+/, "");
+    return t[0] === "-" ? `(${t})` : t;
+  };
+  const readable = v.readable[i];
+  const keys = readable.map((r, j) => j);
+  const read = keys.filter((j) => readable[j] === 1);
+  const cells = read.concat(keys.filter((j) => readable[j] !== 1)).slice(0, 2).sort((a, b) => a - b);
+  const steps = exact.map((step) => ({ ...step }));
+  const answer = (k, key, fields) => { steps[k].ans = say(key, fields); };
+  if (v.edited && f.Q) { // R and S from the edited inputs
+    answer(1, "hand_scores_answer", { cells: cells.map((j) => `${cell("R", j)} = \\mathbf{q}_{${i + 1}} \\cdot \\mathbf{k}_{${j + 1}} = `
+      + f.Q[i].map((_, c) => `${entry("Q", i, c)} \\cdot ${entry("K", j, c)}`).join(" + ") + ` \\approx ${num(f.R[i][j])}`) });
+    const byS = exact[2].do.some((s) => typeof s === "number" && data.math[s][0].startsWith("s = "));
+    answer(2, byS ? "hand_scaled_by_answer" : "hand_scaled_answer", { cells: cells.map((j) =>
+      `${cell("S", j)} = ${byS ? `s\\,${cell("R", j)}` : `\\frac{${cell("R", j)}}{\\sqrt{${sizes.d_k}}}`} \\approx ${num(f.S[i][j])}`) });
+  }
+  // L = (S + M)/tau
+  if (!sameTau) {
+    const tau = /^\d*\.?\d+$/.test(state.tau) ? state.tau : `${state.tau} \\approx ${num(tauValue(state.tau))}`;
+    steps[4].do = say("hand_logits", { tau: { m: `\\tau = ${tau}` } });
+  }
+  const blocked = keys.find((j) => readable[j] !== 1);
+  answer(4, "hand_logits_answer", { cells: cells.concat(blocked === undefined || cells.includes(blocked) ? [] : [blocked]).map((j) =>
+    cell("L", j) + (readable[j] !== 1 ? " = -\\infty" : ` = \\frac{${f.M[i][j] === 0 ? cell("S", j) : `(${cell("S", j)} + ${cell("M", j)})`}}{\\tau} \\approx ${num(f.L[i][j])}`)) });
+  // the weights, each rounded on its own, and their sum; rounded, else exact (one key, weight 1)
+  const w = v.weights[i].map((x, j) => (readable[j] === 1 ? x : "0"));
+  const unit = 10 ** data.places;
+  const rounded = read.some((j) => w[j] !== "1");
+  const units = read.reduce((sum, j) => sum + Math.round(w[j] * unit), 0);
+  answer(5, units === unit ? "hand_softmax_answer" : "hand_softmax_rounding_answer",
+    { weights: { m: `${rounded ? "\\approx " : ""}\\left(${w.join(", ")}\\right)` }, sum: (units / unit).toFixed(data.places) });
+  // two components of the output from the rounded weights and V; where the rounded values do
+  // not give the table's value, the answer says what they give and why the table differs
+  const cells7 = [];
+  const sums = [];
+  for (let c = 0; c < Math.min(2, sizes.d_v); c++) {
+    const shown = num(f.O[i][c]);
+    cells7.push(`${cell("O", c)} ${rounded ? "\\approx" : "="} ${read.map((j) => `${w[j]} \\cdot ${entry("V", j, c)}`).join(" + ") || "0"} \\approx ${shown}`);
+    const sum = num(read.reduce((total, j) => total + w[j] * (f.texts ? f.V[j][c] : num(f.V[j][c])), 0));
+    if (sum !== shown) sums.push(`${cell("O", c)} \\approx ${sum}`);
+  }
+  answer(6, sums.length ? "hand_outputs_rounding_answer" : "hand_outputs_answer", { row: state.row, n_q: sizes.n_q, d_v: sizes.d_v, cells: cells7, sums });
+  return steps;
 }
 
 // Each name the tables and the derivation use, with what it stands for at this state; when a

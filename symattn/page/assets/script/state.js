@@ -1,6 +1,6 @@
 // ---- state and the URL -------------------------------------------------------------------
 import { $, P, STEPS, data, el, mathNode, sizes, values } from "./core.js";
-import { editCount, editedVariant, editsHash, readEdits } from "./edit.js";
+import { editCount, editedVariant, editsHash, floatInputs, readEdits } from "./edit.js";
 import { headFromHash } from "./heads.js";
 import { floatAttention } from "./float.js";
 // The one object that changes: what the controls and the link chose (row, step, tau, mask, head,
@@ -107,7 +107,7 @@ function freeVariant() {
   if (computed.has(id)) return computed.get(id);
   const base = maskBase();
   if (base.error || !state.free.M[state.mask]) return base;
-  const v = floatVariant(base, state.free.S, state.free.V, state.free.M[state.mask], null);
+  const v = floatVariant(base, state.free.S, state.free.V, state.free.M[state.mask], null, floatInputs());
   computed.set(id, v);
   return v;
 }
@@ -118,8 +118,9 @@ export function maskBase() { // a generated state with this mask: what each row 
 }
 
 // L, A and O in float64 at the state's tau from S, M and V (and R, S themselves when the
-// inputs were edited)
-export function floatVariant(base, S, V, M, R) {
+// inputs were edited); the variant keeps every float64 matrix (floats) and the entries of Q, K,
+// V as the editor shows them (inputs.texts; null when they are computed), for the hand check
+export function floatVariant(base, S, V, M, R, inputs = null) {
   const { L, A, O } = floatAttention(S, M, V, tauValue(state.tau), base);
   const text = (x) => (x === -Infinity ? "−∞" : x.toFixed(data.places));
   // exact where float64 needs no rounding: a masked weight is 0, a row reading one key gives it 1
@@ -132,6 +133,7 @@ export function floatVariant(base, S, V, M, R) {
     tables: { R: R ? cells(R, false) : base.tables.R, S: R ? cells(S, false) : base.tables.S, M: base.tables.M,
       L: cells(L, false), A: cells(A, true), O: cells(O, false) },
     weights: A.map((row, i) => row.map((x, j) => exactWeight(i, j) || text(x))), outputs: O.map((row) => row.map(text)) };
+  v.floats = { Q: inputs && inputs.Q, K: inputs && inputs.K, V, R, S, M, L, A, O, texts: inputs && inputs.texts };
   if (R) Object.assign(v, { edited: true, tie: (i, j, b) => L[i][j] === L[i][b] }); // equal floats: equal weights
   return v;
 }
