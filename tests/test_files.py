@@ -9,6 +9,7 @@ Nothing here may replace a device: /dev/null is only named with the writing itse
 
 from __future__ import annotations
 
+import io
 import os
 import socket
 import stat
@@ -21,9 +22,11 @@ from pathlib import Path
 import pytest
 from conftest import ROOT
 
-from symattn import cli
+from symattn import cli, parse_problem
 from symattn.cli import output
 from symattn.errors import InputError
+from symattn.limits import MAX_FILE_BYTES
+from symattn.page.build import build_page
 
 EXAMPLE = ROOT / "worked_examples" / "02_causal_three_positions" / "problem.toml"
 HANG_GUARD_SECONDS = 60.0  # whole commands: they load SymPy on busy machines
@@ -243,3 +246,48 @@ def test_a_file_name_with_a_newline_and_an_escape_stays_on_one_inert_line(tmp_pa
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "\x1b" not in err
     assert "bad\\nname\\x1b[31m.toml: TOML syntax" in err
+
+
+# --- '-': standard input for the problem, standard output for -o ------------------------------
+
+def _stdin(monkeypatch, data: bytes) -> None:
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
+
+
+@pytest.mark.parametrize("command", ["solve", "check", "verify", "mistakes", "page"])
+def test_the_problem_comes_on_standard_input_as_dash(monkeypatch, capsys, command):
+    assert cli.main([command, str(EXAMPLE)]) in (0, 1)
+    from_file = capsys.readouterr()
+    _stdin(monkeypatch, EXAMPLE.read_bytes())
+    assert cli.main([command, "-"]) in (0, 1)
+    from_stdin = capsys.readouterr()
+    if command == "page":  # the page names its source: <stdin>
+        problem = parse_problem(EXAMPLE.read_text(encoding="utf-8"), source="<stdin>")
+        assert from_stdin.out == build_page(problem) != from_file.out
+    else:
+        assert from_stdin.out == from_file.out
+    assert from_stdin.err == from_file.err
+
+
+def test_standard_input_is_read_within_the_file_limit(monkeypatch, capsys):
+    _stdin(monkeypatch, b"#" * (MAX_FILE_BYTES + 10))
+    assert cli.main(["solve", "-"]) == 2
+    assert capsys.readouterr().err == \
+        f"error: <stdin>: standard input is over {MAX_FILE_BYTES} bytes\n"
+    _stdin(monkeypatch, b'[input]\nQ = [[1]]\nK = [[1]]\nV = [["x"]]\n')
+    assert cli.main(["solve", "-"]) == 2
+    assert capsys.readouterr().err == \
+        "error: <stdin>, input.V[1][1], column 1: unknown name 'x'\n"
+
+
+def test_dash_as_output_is_standard_output_and_no_file(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(["solve", str(EXAMPLE)]) == 0
+    plain = capsys.readouterr().out
+    assert cli.main(["solve", str(EXAMPLE), "-o", "-"]) == 0
+    assert capsys.readouterr().out == plain and not (tmp_path / "-").exists()
+    assert cli.main(["solve", str(EXAMPLE), "-o", "./-"]) == 0  # a file named '-', if wanted
+    assert (tmp_path / "-").read_text(encoding="utf-8") == plain
+    assert cli.main(["generate", "-o", "-"]) == 2
+    assert capsys.readouterr().err == \
+        "error: -o -: generate writes a folder of files, not standard output\n"

@@ -23,7 +23,7 @@ from ..exercises.problemset import exercises, problem_files
 from ..exact.shown import as_decimals
 from ..jobs import refuse_kind, settle
 from ..model import MultiHeadProblem
-from ..parse.spec import load_problem
+from .loading import load
 from ..printing.printer import needs_cjk
 from ..targets.mistakes import mistakes_document, mistakes_json, mistakes_text
 from ..targets.problemset import render_problemset
@@ -70,7 +70,7 @@ def _problemset(args: argparse.Namespace) -> int:
 
 def _mistakes(args: argparse.Namespace) -> int:
     """Each classic mistake's result; for [[heads]], each head's, head by head."""
-    problem = load_problem(Path(args.file))
+    problem = load(args)
     refuse_kind(problem, "mistakes")
     settings = settle(problem, given(args, "lang", "places"), flags=True)
     args.lang, places = settings.lang, settings.places

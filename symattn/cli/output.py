@@ -25,8 +25,12 @@ class UsageError(SymattnError):
     """A bad command line: printed as one line, exit code 2."""
 
 
+STDOUT = "-"
+"""-o -: standard output (a file named '-' is written as -o ./-)."""
+
+
 def write(text: str, args: argparse.Namespace) -> None:
-    """Write to the file named by args.output (-o), or to standard output.
+    """Write to the file named by args.output (-o), or to standard output (none, or '-').
 
     The file is written whole or not at all: to a temporary file in the same folder, then
     renamed over the output. Only a regular file or a new name is replaced; a symbolic link at
@@ -37,7 +41,7 @@ def write(text: str, args: argparse.Namespace) -> None:
     while writing).
     """
     output = getattr(args, "output", None)
-    if output is None:
+    if output is None or output == STDOUT:
         sys.stdout.write(text)
         return
     check_output(args)
@@ -67,7 +71,12 @@ def write(text: str, args: argparse.Namespace) -> None:
 def check_output(args: argparse.Namespace) -> None:
     """Refuse an -o that is no regular file or new name, or that is one of the inputs."""
     output = getattr(args, "output", None)
-    if output is not None and getattr(args, "command", None) != "generate":  # a folder
+    generate = getattr(args, "command", None) == "generate"  # -o is a folder
+    if output == STDOUT:
+        if generate:
+            raise OutputError("-o -: generate writes a folder of files, not standard output")
+        return
+    if output is not None and not generate:
         refuse_special_output(output)
         refuse_inputs_as_output(args)
 

@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 from ..page.build import build_page, parse_temperatures
-from ..parse.spec import load_problem
+from .loading import load
 from .output import EXIT_OK, write
 
 
 def run(args: argparse.Namespace) -> int:
     """Write the page of args.file."""
-    problem = load_problem(Path(args.file))
+    problem = load(args)
     temperatures = parse_temperatures(args.temperatures)
     write(build_page(problem, lang=args.lang, temperatures=temperatures), args)
     return EXIT_OK

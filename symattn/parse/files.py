@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import stat
+import sys
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -54,12 +55,27 @@ def read_bytes(path: Path, limit: int) -> bytes:
 
 def read_text(path: Path, limit: int = MAX_FILE_BYTES) -> str:
     """The file's text: UTF-8 (a BOM is allowed), a regular file of at most `limit` bytes."""
-    data = read_bytes(path, limit)
+    return _decoded(read_bytes(path, limit), str(path))
+
+
+STDIN = "<stdin>"
+"""How standard input is named in messages (a problem file given as '-')."""
+
+
+def read_stdin(limit: int = MAX_FILE_BYTES) -> str:
+    """Standard input's text, as read_text reads a file: never more than limit + 1 bytes."""
+    data = sys.stdin.buffer.read(limit + 1)
+    if len(data) > limit:
+        raise InputError(f"standard input is over {limit} bytes", source=STDIN)
+    return _decoded(data, STDIN)
+
+
+def _decoded(data: bytes, source: str) -> str:
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         raise InputError(f"not UTF-8 text (bad byte at offset {error.start})",
-                         source=str(path)) from None
+                         source=source) from None
 
 
 def decode_toml(text: str, source: str) -> dict[str, Any]:
