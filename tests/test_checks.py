@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import json
 
 import mpmath
 import pytest
@@ -11,7 +12,7 @@ import sympy as sp
 from conftest import EXAMPLES, VALUE_EXAMPLES
 
 import symattn
-from symattn import cli
+from symattn import cli, load_problem
 from symattn.api import attention
 from symattn.checks.invariants import check, is_exactly_one
 from symattn.reports import CHECKS
@@ -317,3 +318,24 @@ def test_every_detail_a_check_reports_has_words_in_both_languages(example):
             for lang in ("en", "zh"):
                 assert "{" not in check_detail(result, lang)
             assert check_detail(result, "zh") != check_detail(result, "en")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("example", sorted(EXAMPLES.glob("*/problem.toml")), ids=lambda p: p.parent.name)
+def test_check_in_json_says_what_the_text_report_says(capsys, example, lang):
+    """Every kind (one head, several heads, shapes only): each JSON check is one line of the
+    text report, in the same words, and the verdict and exit code agree."""
+    code = cli.main(["check", str(example), "--lang", lang])
+    lines = capsys.readouterr().out.splitlines()
+    assert cli.main(["check", str(example), "--lang", lang, "--format", "json"]) == code
+    document = json.loads(capsys.readouterr().out)
+    assert document["passed"] is (code == 0) and document["title"] == load_problem(example).title
+    said = []
+    for c in document["checks"]:
+        assert c["status"] in ("passed", "failed", "undecided")
+        if c["check"].startswith("shape_"):  # a problem of shapes: its two constraints
+            said.append(f"[{c['mark']}] {c['detail']}")
+            continue
+        line = phrase("check_line", lang, mark=c["mark"], name=c["name"], detail=c["detail"])
+        said.append(f"[{phrase('head_mark', lang, k=c['head'])}] {line}" if c["head"] else line)
+    assert said == [line for line in lines if line.startswith("[")]

@@ -45,6 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("file", help="problem file (TOML)")
     check.add_argument("--digits", type=int, help="mpmath digits (default 50)")
     check.add_argument("--lang", choices=LANGUAGES, help="language of the report")
+    check.add_argument("--format", choices=("text", "json"), help="text (default) or json")
     verify = commands.add_parser("verify", help="judge claimed answers against the exact result")
     verify.add_argument("file", help="problem file (TOML), its [answers] table is judged")
     verify.add_argument("--answers", help="a TOML file with an [answers] table to judge instead")

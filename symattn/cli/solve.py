@@ -9,6 +9,7 @@ from ..exact.heads import attend_any
 from ..jobs import Settings, settle
 from ..jobs.writing import write_trace
 from ..model import MultiHeadTrace, ShapeProblem
+from ..reports import HeadsReport, Report
 from ..targets.text import render_heads_report, render_report
 from .arguments import given
 from .loading import load
@@ -34,19 +35,28 @@ def _check(trace, s: Settings) -> int:
     """The invariants and the cross-check of one head, or of every head and the output."""
     if isinstance(trace, MultiHeadTrace):
         from ..checks.heads import check_heads  # lazy: multi-head checks only
-        heads = check_heads(trace, s.digits)
-        sys.stdout.write(render_heads_report(heads, s.lang, trace.problem.layout == "columns"))
-        return EXIT_OK if heads.passed else EXIT_FAILED
-    from ..checks.invariants import check  # lazy: solve starts without the checks
-    report = check(trace, digits=s.digits)
-    sys.stdout.write(render_report(report, s.lang, trace.problem.layout == "columns"))
+        report: Report | HeadsReport = check_heads(trace, s.digits)
+    else:
+        from ..checks.invariants import check  # lazy: solve starts without the checks
+        report = check(trace, digits=s.digits)
+    columns = trace.problem.layout == "columns"
+    if s.to == "json":
+        from ..targets.report_json import report_json  # lazy: JSON reports only
+        sys.stdout.write(report_json(report, trace.problem.title, s.lang, columns))
+    elif isinstance(report, HeadsReport):
+        sys.stdout.write(render_heads_report(report, s.lang, columns))
+    else:
+        sys.stdout.write(render_report(report, s.lang, columns))
     return EXIT_OK if report.passed else EXIT_FAILED
 
 
 def _shapes(problem: ShapeProblem, args: argparse.Namespace, s: Settings) -> int:
     """solve and check for a problem that gives only shapes: the shape argument, two constraints."""
     from ..targets.shapes import render_shapes, shapes_check  # lazy: shape problems only
-    if args.command == "check":
+    if args.command == "check" and s.to == "json":
+        from ..targets.report_json import shapes_json  # lazy: JSON reports only
+        text = shapes_json(problem, s.lang)
+    elif args.command == "check":
         text = shapes_check(problem, s.lang)
     else:
         text = render_shapes(problem, s.to, s.lang, s.standalone, width=s.width,

@@ -44,7 +44,8 @@ def shapes_text(p: ShapeProblem) -> str:
 
 def shapes_check(p: ShapeProblem, lang: str = "en") -> str:
     """The two constraints as passed checks."""
-    lines = [phrase("shapes_check_d_k", lang, d_k=p.d_k, n_q=p.n_q, n_k=p.n_k),
-             phrase("shapes_check_n_k", lang, n_k=p.n_k, n_q=p.n_q, d_v=p.d_v),
-             phrase("checks_passed", lang)]
+    mark = f"[{phrase('mark_ok', lang)}] "
+    lines = [mark + phrase(f"shapes_check_{name}", lang, d_k=p.d_k, n_q=p.n_q, n_k=p.n_k,
+                           d_v=p.d_v) for name in ("d_k", "n_k")]
+    lines.append(phrase("checks_passed", lang))
     return "\n".join(lines) + "\n"
