@@ -228,8 +228,8 @@ def verify(problem: AnyProblem, answers: Mapping[str, Any] | None = None, *,
             (a claimed value that cannot be read is an invalid verdict, not an error).
     """
     from .answers.verify import verify as judge  # lazy: the judge loads with its first use
-    from .jobs import refuse_kind
-    from .parse.claims import parse_answers, read_grading
+    from .jobs import refuse_kind  # lazy: as the judge
+    from .parse.claims import parse_answers, read_grading  # lazy: as the judge
 
     refuse_kind(problem, "verify")
     symbols = {s.name: s for s in getattr(problem, "symbols", ())}
@@ -245,7 +245,7 @@ def render_verification(result: Verification, to: str = "text", *, lang: str = "
     Raises:
         OptionError: an unknown format or language (a ValueError).
     """
-    from .targets.verdicts import render_verification_json, render_verification_text
+    from .targets.verdicts import render_verification_json, render_verification_text  # lazy: verify only
 
     settings = settle(None, {"to": to, "lang": lang}, formats=("text", "json"))
     write = render_verification_json if settings.to == "json" else render_verification_text

@@ -13,7 +13,7 @@ from conftest import ROOT
 import symattn
 from symattn.api import attention
 from symattn.errors import InputError, ProblemError
-from symattn.numeric import decimal_grid
+from symattn.numeric_decimals import decimal_grid
 
 R = sp.Rational
 Z, OO = sp.S.Zero, sp.S.NegativeInfinity

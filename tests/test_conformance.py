@@ -369,7 +369,8 @@ def _float32_printout(problem) -> str:
     below float32's smallest normal number (a leak through a -1e9 mask) as 0.0, as float32
     prints it."""
     from symattn.answers.verify import facts_of
-    from symattn.numeric import context, magnitude, to_mpf
+    from symattn.numeric import context, to_mpf
+    from symattn.numeric_decimals import magnitude
 
     ctx = context(30)
 

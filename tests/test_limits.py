@@ -613,7 +613,7 @@ def test_a_weight_near_one_is_not_printed_as_a_half(tmp_path, capsys):
 
 
 def test_decimals_of_huge_and_tiny_values():
-    from symattn.numeric import decimal_string, magnitude
+    from symattn.numeric_decimals import decimal_string, magnitude
     exp, ten = sp.exp, sp.Integer(10)
     assert decimal_string(exp(ten ** 100), 4) == "1.5384e+" + str(
         4342944819032518276511289189166050822943970058036665661144537831658646492088707747292249493384317483)

@@ -22,7 +22,7 @@ from test_page import BROWSER_DIR, chromium, unpack
 from symattn import cli, load_problem, parse_problem
 from symattn.errors import InputError
 from symattn.exact.attention import attend
-from symattn.numeric import decimal_string
+from symattn.numeric_decimals import decimal_string
 from symattn.page.build import (DEFAULT_TEMPERATURES, build_page, page_script, parse_temperatures,
                                 without_comment_lines)
 from symattn.page.data import MathStore, collect

@@ -12,7 +12,7 @@ import sympy as sp
 from symattn import attend, parse_problem, render
 from symattn.answers.rounding import rounded
 from symattn.answers.verify import verify
-from symattn.numeric import decimal_string, rounded_units
+from symattn.numeric_decimals import decimal_string, rounded_units
 from symattn.parse.claims import parse_claim
 
 HAIRS = [sp.exp(-100), sp.exp(-90), sp.exp(-700), sp.exp(-sp.sqrt(2) * 300)]

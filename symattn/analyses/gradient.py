@@ -17,7 +17,7 @@ from ..errors import InputError
 from ..limits import GRADIENT_CPU_SECONDS
 from ..exact.tidy import fraction_sum, tidy
 from ..model import Projections, Trace, Upstream
-from ..numeric import decimal_string
+from ..numeric_decimals import decimal_string
 from .results import Gradients, ProjectionGradients
 
 SHOWN = ("dO", "dV", "dA", "dL", "dS", "dR", "dQ", "dK")

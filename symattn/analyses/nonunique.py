@@ -19,7 +19,7 @@ import sympy as sp
 from ..errors import ProblemError
 from ..exact.tidy import approx, is_zero, sign, tidy
 from ..model import Trace
-from ..numeric import decimal_string
+from ..numeric_decimals import decimal_string
 from .results import NonUniqueness, RowSet
 
 MAX_BASES = 3000  # beyond this many candidate bases, only the ends of one null direction

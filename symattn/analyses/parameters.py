@@ -11,7 +11,8 @@ from ..errors import InputError
 from ..limits import LIMITS_CPU_SECONDS
 from ..exact.substitute import substitute
 from ..model import Trace, sample_values
-from ..numeric import context, decimal_grid, recompute
+from ..numeric import context, recompute
+from ..numeric_decimals import decimal_grid
 from .results import Derivative, ParameterReport, RowLimit, TemperatureLimits
 
 TAU = sp.Symbol("tau", positive=True)

@@ -11,7 +11,8 @@ from ..errors import InputError, ProblemError
 from ..exact.attention import attend
 from ..exact.substitute import substitute
 from ..model import Axis, Problem, SweepSpec, Trace
-from ..numeric import Evaluator, context, decimal_string, recompute
+from ..numeric import Evaluator, context, recompute
+from ..numeric_decimals import decimal_string
 from ..parse.primes import log_reduced
 from .results import Point, RowAtPoint, Sweep
 

@@ -13,7 +13,8 @@ import sympy as sp
 from sympy.solvers.simplex import InfeasibleLPError, linprog
 
 from ..model import Facts
-from ..numeric import context, decimal_string, to_mpf
+from ..numeric import context, to_mpf
+from ..numeric_decimals import decimal_string
 from ..parse.claims import Given, Target
 from .book import engine_facts
 

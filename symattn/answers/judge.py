@@ -12,7 +12,8 @@ from math import comb
 import sympy as sp
 
 from ..model import Facts, Grading
-from ..numeric import PrecisionError, context, magnitude, to_mpf
+from ..numeric import PrecisionError, context, to_mpf
+from ..numeric_decimals import magnitude
 from ..parse.claims import Claim, Given
 from ..exact.shown import decimals_shown
 from ..limits import MAX_EXPAND_TERMS, MAX_PROOF_TERMS

@@ -6,7 +6,7 @@ from __future__ import annotations
 import sympy as sp
 
 from ..limits import MAX_DECIMAL_EXPONENT, MAX_DIGITS
-from ..numeric import decimal_string, magnitude, rounded_units
+from ..numeric_decimals import decimal_string, magnitude, rounded_units
 from ..parse.claims import Given
 
 FEEDBACK_PLACES = 4  # beside an answer written without decimals (7/3, 1/2)
@@ -20,7 +20,7 @@ def rounded(expected: sp.Expr, places: int) -> sp.Rational | None:
     """The exact value rounded to `places` decimal places (negative: tens, hundreds, ...);
     None when that is no decimal the parser reads (beyond 10^±DECIMAL_RANGE in size).
 
-    Rounded by `numeric.rounded_units`, as `solve` prints decimals: never to an integer of the
+    Rounded by `numeric_decimals.rounded_units`, as `solve` prints decimals: never to an integer of the
     value's size, refined near a half.
     """
     size = magnitude(expected)

@@ -11,7 +11,8 @@ import sympy as sp
 
 from ..exact.shown import MAX_SHOWN_DIGITS
 from ..model import ShownDecimal
-from ..numeric import context, decimal_of, decimal_string, rounded_units, scientific, to_mpf
+from ..numeric import context, to_mpf
+from ..numeric_decimals import decimal_of, decimal_string, rounded_units, scientific
 
 
 @dataclass(frozen=True)

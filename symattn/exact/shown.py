@@ -19,7 +19,7 @@ from collections.abc import Callable
 import sympy as sp
 
 from ..model import STAGES, Problem, ShownDecimal, Trace
-from ..numeric import decimal_grid
+from ..numeric_decimals import decimal_grid
 from .exp_eval import exp_eval
 from .sympy_fast import ordered_product, ordered_sum
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from ..exact.shown import decimals_shown, long_stages, long_values, shown_stages
 from ..model import MultiHeadTrace, Trace
-from ..numeric import decimal_grid
+from ..numeric_decimals import decimal_grid
 from ..targets import render_trace
 from ..targets.text import projection_inputs
 from .options import Settings

@@ -19,7 +19,7 @@ from ..exact.attention import attend
 from ..exact.substitute import substitute
 from ..kinds import refuse_kind
 from ..model import Problem, ShapeProblem
-from ..numeric import decimal_string
+from ..numeric_decimals import decimal_string
 from ..documents.blocks import Block, Display, Heading, Items, Paragraph, Segment, Step
 from ..documents.checks import check_blocks
 from ..printing.fit import Fit

@@ -16,7 +16,7 @@ import sympy as sp
 
 from ..exact.shown import decimal
 from ..model import ShownDecimal, Trace
-from ..numeric import decimal_string
+from ..numeric_decimals import decimal_string
 from ..printing.printer import math
 from ..words.page import page_phrases
 

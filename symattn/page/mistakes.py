@@ -14,7 +14,7 @@ from ..answers.mistakes import Mistakes
 from ..errors import InputError
 from ..exact.attention import attend
 from ..model import Problem
-from ..numeric import decimal_string
+from ..numeric_decimals import decimal_string
 from ..words.exercises import MISTAKE_FORMULAS, MISTAKE_NAMES
 
 
