@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import csv
+import faulthandler
 import io
+import multiprocessing
 import os
 import random
 import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 from conftest import EXAMPLES
@@ -153,10 +156,120 @@ def test_slow_stuck_and_crashing_answers_cost_their_limits(tmp_path, monkeypatch
                            "eve,BUSY\n", time_limit=0.5)
     assert time.monotonic() - started < 20  # each stuck answer: 3 s, then once more alone
     verdicts = [g.verdicts[0] for g in graded]
-    assert [v.status for v in verdicts] == ["time_limit", "correct", "invalid", "correct",
+    assert [v.status for v in verdicts] == ["time_limit", "correct", "not_graded", "correct",
                                             "time_limit"]
     assert verdicts[0].note_values == verdicts[4].note_values == (0.5,)
-    assert verdicts[2].note_values == ("read_crashed",)
+    assert verdicts[2].note_values == ("exit 1",)  # the grader's failure, not the student's
+
+
+def _segfault_on(text: str, monkeypatch, once: Path | None = None) -> None:
+    """Workers (forked: they inherit the patch) die of SIGSEGV on `text`: every time, or only
+    the first time when `once` names a file that does not exist yet."""
+    real_text = batch.judge_text
+
+    def judge_text(key, answer, *rest):
+        if answer == text and (once is None or not once.exists()):
+            if once is not None:
+                once.touch()
+            faulthandler.disable()  # pytest's dump of the worker's stack is not the grader's
+            os.kill(os.getpid(), signal.SIGSEGV)
+        return real_text(key, answer, *rest)
+
+    monkeypatch.setattr(batch, "judge_text", judge_text)
+
+
+CLASS = 'id,"A[3,1]","O[3,1]"\nann,1/6,7/3\nben,SEGV,7/3\ncid,1/2,2.33\ndan,0.17,2.4\n'
+
+
+@pytest.mark.parametrize("lang, line", [
+    ("en", "1 answer could not be graded: the grading worker crashed (memory or a crash); rerun "
+           "grade, or review it by hand (it counts as neither correct nor wrong)"),
+    ("zh", "有 1 个答案未能评分：评分进程崩溃（内存不足或崩溃）；请重新运行 grade 或人工复核"
+           "（它既不算正确也不算错误）")])
+def test_an_answer_that_crashes_its_worker_twice_is_not_graded(tmp_path, monkeypatch, capsys,
+                                                               lang, line):
+    """A worker that segfaults on one answer, on the first try and alone again, is the grader's
+    failure: that answer is "not graded" with the cause (never invalid or wrong), every other
+    grade is exact, the summary counts it, and grade exits 1 without a traceback."""
+    _segfault_on("SEGV", monkeypatch)
+    report = tmp_path / "report.csv"
+    code = cli.main(["grade", str(CAUSAL), "--submissions", str(write(tmp_path, CLASS)), "-o",
+                     str(report), "--quiet", "--lang", lang])
+    out, err = capsys.readouterr()
+    assert code == 1 and "Traceback" not in err and "error" not in err, err
+    rows = list(csv.DictReader(report.open(encoding="utf-8")))
+    assert [(r["id"], r["score"], r["A[3,1]"], r["O[3,1]"]) for r in rows] == [
+        ("ann", "2", "correct", "correct"), ("ben", "1", "not_graded", "correct"),
+        ("cid", "1", "wrong", "correct"), ("dan", "1", "correct", "wrong")]
+    feedback = rows[1]["A[3,1] feedback"]
+    assert "SIGSEGV" in feedback
+    assert ("not the student's fault" if lang == "en" else "并非学生的错") in feedback
+    assert out.splitlines()[-1] == line
+    assert ("not graded 1" if lang == "en" else "未评分 1") in out.splitlines()[0]
+
+
+def test_a_class_without_crashes_says_nothing_of_them(tmp_path, capsys):
+    code = cli.main(["grade", str(CAUSAL), "--submissions", str(write(tmp_path, CLASS)),
+                     "--quiet"])
+    out = capsys.readouterr().out
+    assert code == 0 and "could not be graded" not in out and "not graded" not in out
+    assert out.splitlines()[-1] == "5 of 8 claims correct"
+
+
+def test_a_crash_that_does_not_repeat_gives_the_normal_verdict(tmp_path, monkeypatch):
+    """A worker that segfaults on a right answer once: judged again alone, it is correct."""
+    crashed = tmp_path / "crashed"
+    _segfault_on("1/6", monkeypatch, once=crashed)
+    _, graded = grade_text(tmp_path, CLASS, workers=2)
+    assert crashed.exists()
+    assert [[v.status for v in g.verdicts] for g in graded] == [
+        ["correct", "correct"], ["invalid", "correct"], ["wrong", "correct"],
+        ["correct", "wrong"]]
+    _, calm = grade_text(tmp_path, CLASS, workers=2)  # the marker is there: no crash
+    assert graded == calm
+
+
+def test_a_worker_killed_between_answers_costs_no_one_a_grade(tmp_path):
+    """The worker is killed (as by the OOM killer) while idle, before the next answer reaches
+    it: that answer is judged again, alone, and every grade is as without the kill."""
+    killed = []
+
+    def kill_the_worker(done: int, total: int) -> None:
+        if done == 2 and not killed:
+            [worker] = multiprocessing.active_children()
+            os.kill(worker.pid, signal.SIGKILL)
+            worker.join(10)
+            killed.append(worker.exitcode)
+
+    _, quiet = grade_text(tmp_path, CLASS, workers=1)
+    _, graded = grade_text(tmp_path, CLASS, workers=1, progress=kill_the_worker)
+    assert killed == [-signal.SIGKILL]
+    assert graded == quiet
+    assert [[v.status for v in g.verdicts] for g in graded] == [
+        ["correct", "correct"], ["invalid", "correct"], ["wrong", "correct"],
+        ["correct", "wrong"]]
+
+
+def test_a_worker_out_of_memory_is_the_graders_failure(tmp_path, monkeypatch):
+    """An answer that takes the worker past its memory limit (a MemoryError, not a crash): judged
+    again alone, then "not graded", never invalid; the other answers are judged."""
+    import resource
+    real_text = batch.judge_text
+
+    def judge_text(key, answer, *rest):
+        if answer == "HOG":
+            return real_text(key, "1/6" * (1 + len(bytearray(2**31))), *rest)
+        return real_text(key, answer, *rest)
+
+    used = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    with open("/proc/self/statm") as statm:
+        size = int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    monkeypatch.setattr(batch, "WORKER_MEMORY_BYTES", max(size, used) + 2**30)
+    monkeypatch.setattr(batch, "judge_text", judge_text)
+    _, graded = grade_text(tmp_path, CLASS.replace("SEGV", "HOG"))
+    verdicts = [g.verdicts[0] for g in graded]
+    assert [v.status for v in verdicts] == ["correct", "not_graded", "wrong", "correct"]
+    assert verdicts[1].note_values == ("MemoryError",)
 
 
 HOSTILE = [

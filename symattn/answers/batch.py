@@ -5,8 +5,11 @@ many workers run: the work per answer is bounded by the worker's CPU time (`--ti
 by the wall clock, and an answer that runs out of it is judged once more, alone, before it is
 reported as "time_limit" (its own status, for the instructor to review; never "wrong"). A wrong
 answer is then diagnosed against the classic mistakes, computed in the worker when first needed.
-The wall clock only guards against a worker that stops answering (a crash, or native code that
-never returns): it is killed and the answer is judged again alone.
+The wall clock only guards against a worker that stops answering (native code that never
+returns): it is killed and the answer is judged again alone. A worker that crashes (a segfault,
+the OOM killer, its memory limit) is the grader's failure, not the student's: it is replaced,
+its answer is judged once more, alone, and if that crashes too the answer is "not_graded" (its
+own status, with the cause; never "wrong" or "invalid"), for the instructor to rerun or review.
 """
 
 from __future__ import annotations
@@ -93,10 +96,32 @@ def _serve(conn: Connection, facts: Facts, grading: Grading, symbols: dict,
             return
         try:
             verdict = judge_text(key, text, facts, grading, symbols, mistakes, time_limit)
+        except MemoryError:  # the worker's memory limit: the grader's failure, judged again
+            verdict = not_graded(key, "MemoryError")
         except Exception as error:  # an answer that breaks the judge is invalid, not fatal
             verdict = Verdict(key, "invalid", (), "unreadable",
                               ("read_failed", f"{type(error).__name__}: {str(error)[:80]}"))
         conn.send(verdict)
+
+
+def not_graded(key: str, cause: str) -> Verdict:
+    """The verdict on an answer whose worker crashed (`cause`: a signal's name, "exit N",
+    "MemoryError"): not judged, through no fault of the student's."""
+    return Verdict(key, "not_graded", (), "not_graded", (cause,))
+
+
+def _cause(worker: _Worker) -> str:
+    """How a worker whose pipe broke ended: the signal that killed it, or its exit code."""
+    worker.process.join(5)  # its end of the pipe is closed: it has ended or is ending
+    code = worker.process.exitcode
+    if code is None:
+        return "no exit"
+    if code < 0:
+        try:
+            return signal.Signals(-code).name
+        except ValueError:
+            return f"signal {-code}"
+    return f"exit {code}"
 
 
 def wall_limit(time_limit: float) -> float:
@@ -121,7 +146,8 @@ def grade(submissions: Submissions, facts: Facts, grading: Grading, symbols: dic
         return submissions.keys[key], submissions.students[student][1][key]
 
     results = _run(tasks, answer, job, workers, time_limit, progress)
-    again = [task for task, verdict in results.items() if verdict.status == "time_limit"]
+    again = [task for task, verdict in results.items()
+             if verdict.status in ("time_limit", "not_graded")]
     if again:  # once more, one at a time, nothing else running beside it
         results.update(_run(again, answer, job, 1, time_limit, None))
     return [Graded(student, tuple(results[(s, k)] for k in range(len(submissions.keys))))
@@ -130,7 +156,7 @@ def grade(submissions: Submissions, facts: Facts, grading: Grading, symbols: dic
 
 def _run(tasks: list[Task], answer: Callable[[Task], tuple[str, str]], job: tuple, workers: int,
          time_limit: float, progress: Callable[[int, int], None] | None) -> dict[Task, Verdict]:
-    """Every task's verdict from a pool of workers; a silent worker is replaced."""
+    """Every task's verdict from a pool of workers; a silent or crashed worker is replaced."""
     queue, total = deque(tasks), len(tasks)
     results: dict[Task, Verdict] = {}
     pool = [_Worker(job) for _ in range(max(1, min(workers, total)))]
@@ -139,8 +165,11 @@ def _run(tasks: list[Task], answer: Callable[[Task], tuple[str, str]], job: tupl
             for worker in pool:
                 if worker.task is None and queue:
                     worker.task = queue.popleft()
-                    worker.conn.send(answer(worker.task))
                     worker.deadline = time.monotonic() + wall_limit(time_limit)
+                    try:
+                        worker.conn.send(answer(worker.task))
+                    except OSError:  # it died while idle: its pipe reads EOF below, and the
+                        pass  # answer it never got is judged again, alone
             busy = [w for w in pool if w.task is not None]
             timeout = max(0.0, min(w.deadline for w in busy) - time.monotonic())
             ready = wait([w.conn for w in busy], timeout=timeout)
@@ -153,9 +182,8 @@ def _run(tasks: list[Task], answer: Callable[[Task], tuple[str, str]], job: tupl
                         worker.task = None
                         continue
                     except (EOFError, OSError):
-                        results[worker.task] = Verdict(
-                            answer(worker.task)[0], "invalid", (), "unreadable",
-                            ("read_crashed",))
+                        results[worker.task] = not_graded(answer(worker.task)[0],
+                                                          _cause(worker))
                 elif time.monotonic() >= worker.deadline:
                     results[worker.task] = Verdict(answer(worker.task)[0], "time_limit", (),
                                                    "time_limit", (time_limit,))

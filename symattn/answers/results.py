@@ -6,13 +6,16 @@ from dataclasses import dataclass
 
 import sympy as sp
 
-STATUSES = ("correct", "wrong", "undecided", "time_limit", "invalid")
+STATUSES = ("correct", "wrong", "undecided", "time_limit", "not_graded", "invalid")
+"""Every status of a claim. "time_limit" and "not_graded" (its worker crashed twice) come only
+from grade: for the instructor to review, neither correct nor wrong."""
 
 
 def overall(statuses) -> str:
-    """invalid > wrong > time_limit > undecided > correct."""
+    """invalid > wrong > not_graded > time_limit > undecided > correct."""
     found = set(statuses)
-    return next((s for s in ("invalid", "wrong", "time_limit", "undecided") if s in found),
+    return next((s for s in ("invalid", "wrong", "not_graded", "time_limit", "undecided")
+                 if s in found),
                 "correct")
 
 

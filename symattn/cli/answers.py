@@ -14,7 +14,7 @@ from ..model import Facts, MultiHeadProblem, Problem, ShapeProblem
 from ..parse.claims import load_answers
 from ..parse.claims import Target, parse_key
 from ..parse.submissions import Submissions, read_submissions
-from ..targets.grades import render_grade_summary, render_grades_csv
+from ..targets.grades import not_graded, render_grade_summary, render_grades_csv
 from ..targets.verdicts import render_verification_json, render_verification_text
 from ..jobs import refuse_kind, settle
 from .loading import load
@@ -47,7 +47,8 @@ def _verify(problem: Problem | ShapeProblem | MultiHeadProblem, args: argparse.N
 
 
 def _grade(problem: Problem | ShapeProblem | MultiHeadProblem, args: argparse.Namespace) -> int:
-    """Grade every student's answers; write the report; print the per-claim summary."""
+    """Grade every student's answers; write the report; print the per-claim summary. Exit 1
+    when an answer could not be graded (its worker crashed twice: the grader's failure)."""
     if not 0.1 <= args.time_limit <= 600 or not 1 <= args.workers <= 64:
         raise InputError("--time-limit must be from 0.1 to 600 seconds and --workers from 1 to 64")
     submissions = read_submissions(Path(args.submissions))
@@ -69,7 +70,7 @@ def _grade(problem: Problem | ShapeProblem | MultiHeadProblem, args: argparse.Na
     if args.output:
         write(render_grades_csv(submissions.keys, graded, args.lang), args)
     sys.stdout.write(render_grade_summary(submissions.keys, graded, args.lang))
-    return EXIT_OK
+    return EXIT_FAILED if not_graded(graded) else EXIT_OK
 
 
 def with_refusals(submissions: Submissions, graded: list[Graded]) -> list[Graded]:

@@ -51,8 +51,14 @@ def render_grades_csv(keys: tuple[str, ...], graded: list[Graded], lang: str = "
     return out.getvalue()
 
 
+def not_graded(graded: list[Graded]) -> int:
+    """How many answers could not be graded (the grader's failure: rerun or review them)."""
+    return sum(v.status == "not_graded" for g in graded for v in g.verdicts)
+
+
 def render_grade_summary(keys: tuple[str, ...], graded: list[Graded], lang: str = "en") -> str:
-    """How many students got each claim right, and how many answers were invalid."""
+    """How many students got each claim right, how many answers had each status, and a line
+    counting the answers that could not be graded (their worker crashed twice)."""
     width = max(len(k) for k in keys)
     lines = []
     for index, key in enumerate(keys):
@@ -62,4 +68,8 @@ def render_grade_summary(keys: tuple[str, ...], graded: list[Graded], lang: str 
         lines.append(f"{key.ljust(width)}  {statuses.count('correct')}/{len(graded)}  ({counts})")
     total = sum(g.score for g in graded)
     lines.append(phrase("summary_some", lang, correct=total, total=len(graded) * len(keys)))
+    missed = not_graded(graded)
+    if missed:
+        lines.append(phrase("summary_not_graded_one", lang) if missed == 1
+                     else phrase("summary_not_graded", lang, count=missed))
     return "\n".join(lines) + "\n"

@@ -9,6 +9,11 @@ ANSWER_PHRASES: dict[str, dict[str, str]] = {
     "status_undecided": {"en": "undecided", "zh": "未能判定"},
     "status_invalid": {"en": "invalid", "zh": "无效"},
     "status_time_limit": {"en": "time limit", "zh": "超时"},
+    "status_not_graded": {"en": "not graded", "zh": "未评分"},
+    "note_not_graded": {"en": "not graded: the grading worker crashed on this answer twice ({0}), "
+                              "not the student's fault; rerun grade or review it by hand",
+                        "zh": "未评分：评分进程两次在此答案上崩溃（{0}），并非学生的错；"
+                              "请重新运行 grade 或人工复核"},
     "note_time_limit": {"en": "took more than {0:g} s of CPU time, twice; review it by hand",
                         "zh": "两次都用了超过 {0:g} 秒的 CPU 时间；请人工复核"},
     "expected_given": {"en": "expected {expected}, given {given}",
@@ -51,6 +56,17 @@ ANSWER_PHRASES: dict[str, dict[str, str]] = {
                   "zh": "应有 {0}x{1} 个条目，给出 {2}x{3}"},
     "note_not_given": {"en": "{0} is not given by this problem", "zh": "本题未给出 {0}"},
     "summary_all": {"en": "all {total} claims correct", "zh": "全部 {total} 项正确"},
+    "summary_not_graded_one": {
+        "en": "1 answer could not be graded: the grading worker crashed (memory or a crash); rerun "
+              "grade, or review it by hand (it counts as neither correct nor wrong)",
+        "zh": "有 1 个答案未能评分：评分进程崩溃（内存不足或崩溃）；请重新运行 grade 或人工复核"
+              "（它既不算正确也不算错误）"},
+    "summary_not_graded": {
+        "en": "{count} answers could not be graded: the grading worker crashed (memory or a "
+              "crash); rerun grade, or review them by hand (they count as neither correct nor "
+              "wrong)",
+        "zh": "有 {count} 个答案未能评分：评分进程崩溃（内存不足或崩溃）；请重新运行 grade 或人工"
+              "复核（它们既不算正确也不算错误）"},
     "summary_some": {"en": "{correct} of {total} claims correct", "zh": "{total} 项中 {correct} 项正确"},
 }
 """Verification feedback (symattn verify, grade), English and Chinese."""

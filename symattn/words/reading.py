@@ -25,8 +25,6 @@ READING_PHRASES: dict[str, dict[str, str]] = {
     "read_too_long": {"en": "the answer is {0} characters long (limit {1})",
                       "zh": "答案长 {0} 个字符（上限 {1}）"},
     "read_no_answer": {"en": "no answer", "zh": "未作答"},
-    "read_crashed": {"en": "the checker stopped on this answer (memory or crash)",
-                     "zh": "检查程序在此答案上中止（内存不足或崩溃）"},
     "read_failed": {"en": "the checker failed on this answer ({0}); please report it",
                     "zh": "检查程序在此答案上出错（{0}）；请报告此问题"},
     "read_row": {"en": "line {0}: {1}", "zh": "第 {0} 行：{1}"},
