@@ -403,3 +403,21 @@ def _state(pid: int) -> str:
         return open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0]
     except (FileNotFoundError, ProcessLookupError, IndexError):
         return "Z"
+
+
+def test_the_report_on_standard_output_keeps_the_summary_apart(tmp_path, capsys):
+    """-o -: the CSV report alone on standard output (what a pipe reads), the summary on
+    standard error; the same report and summary as with -o FILE."""
+    subs = tmp_path / "subs.csv"
+    subs.write_text('id,"O[3,1]",A[3]\nann,7/3,"(1/6, 1/2, 1/3)"\nben,2.34,1\n', encoding="utf-8")
+    report = tmp_path / "report.csv"
+    assert cli.main(["grade", str(CAUSAL), "--submissions", str(subs), "-o", str(report),
+                     "--workers", "1"]) == 0
+    to_file = capsys.readouterr()
+    assert cli.main(["grade", str(CAUSAL), "--submissions", str(subs), "-o", "-",
+                     "--workers", "1"]) == 0
+    to_stdout = capsys.readouterr()
+    assert to_stdout.out == report.read_text(encoding="utf-8") and to_stdout.err == to_file.out
+    rows = list(csv.reader(to_stdout.out.splitlines()))
+    assert [(r[0], r[3], r[5]) for r in rows[1:]] == [("ann", "correct", "correct"),
+                                                      ("ben", "wrong", "wrong")]

@@ -18,7 +18,7 @@ from ..targets.grades import not_graded, render_grade_summary, render_grades_csv
 from ..targets.verdicts import render_verification_json, render_verification_text
 from ..jobs import refuse_kind, settle
 from .loading import load
-from .output import EXIT_FAILED, EXIT_OK, progress_bar, write
+from .output import EXIT_FAILED, EXIT_OK, STDOUT, progress_bar, write
 
 
 def run(args: argparse.Namespace) -> int:
@@ -69,7 +69,8 @@ def _grade(problem: Problem | ShapeProblem | MultiHeadProblem, args: argparse.Na
         bar.close()
     if args.output:
         write(render_grades_csv(submissions.keys, graded, args.lang), args)
-    sys.stdout.write(render_grade_summary(submissions.keys, graded, args.lang))
+    summary = sys.stderr if args.output == STDOUT else sys.stdout  # -o -: the report is stdout's
+    summary.write(render_grade_summary(submissions.keys, graded, args.lang))
     return EXIT_FAILED if not_graded(graded) else EXIT_OK
 
 
