@@ -146,7 +146,7 @@ def test_temperature_limits_read_off_the_signs(capsys, tmp_path):
     path.write_text(CAUSAL, encoding="utf-8")
     assert main(["limits", str(path)]) == 0
     out = capsys.readouterr().out
-    assert "limits read off the signs of the logit differences (mask_bias)" in out
+    assert "limits read off the signs of the logit differences" in out
     assert "['1/3', '1/3', '1/3']" in out  # the bias fades: every key shares the hot limit
 
 

@@ -57,8 +57,50 @@ def test_limits_of_the_causal_seed(example):
     third = sp.Rational(1, 3)
     assert limits.cold == sp.ImmutableMatrix([[1, 0, 0], [0, 1, 0], [0, 1, 0]])
     assert limits.hot == sp.ImmutableMatrix([[1, 0, 0], [sp.Rational(1, 2)] * 2 + [0], [third] * 3])
-    assert limits.proved
+    assert limits.proved and limits.by_signs
     assert [r.top for r in limits.rows] == [(0,), (1,), (1,)]
+
+
+LIMIT_CASES = {  # name -> [input] (and [attention]) of a problem; ties and near-ties
+    "tie": 'Q = [[1]]\nK = [[1], [1], [0]]\nV = [[1], [2], [3]]\n',
+    "tie-in-disguise": 'Q = [["sqrt(2)"]]\nK = [["sqrt(8)/2"], ["sqrt(2)"], [1]]\nV = [[1], [2], [3]]\n',
+    "logs": 'Q = [[1, 1]]\nK = [["ln(6)", 0], ["ln(2)", "ln(3)"], ["ln(5)", "1/2"]]\n'
+            'V = [[1], [2], [3]]\n[attention]\nscale = 1\n',
+    "near": 'Q = [[1]]\nK = [["exp(-40)"], [0], [-1]]\nV = [[1], [2], [3]]\n[attention]\nmask = "causal"\n',
+}
+
+
+@pytest.mark.parametrize("name", sorted(LIMIT_CASES))
+def test_the_sign_rule_gives_sympys_limits(name):
+    """Each weight's limits computed here by SymPy's limit of 1/Σ_r e^((G_r − G_j)/τ), G = S + M,
+    against what `limits` reads off the signs (which never calls sympy.limit on these)."""
+    trace = symattn.attend(symattn.parse_problem("[input]\n" + LIMIT_CASES[name]))
+    limits = temperature_limits(trace)
+    assert limits.by_signs and limits.proved
+    tau = sp.Symbol("tau", positive=True)
+    for i, row in enumerate(trace.readable):
+        read = [j for j, ok in enumerate(row) if ok]
+        G = {j: trace.S[i, j] + trace.M[i, j] for j in read}
+        for j in range(trace.problem.n_k):
+            if j not in read:
+                assert limits.cold[i, j] == limits.hot[i, j] == 0
+                continue
+            weight = 1 / sp.Add(*(sp.exp((G[r] - G[j]) / tau) for r in read))
+            assert limits.cold[i, j] == sp.limit(weight, tau, 0, "+"), (i, j)
+            assert limits.hot[i, j] == sp.limit(weight, tau, sp.oo), (i, j)
+
+
+def test_a_sign_no_precision_decides_falls_back_to_sympys_limit(monkeypatch):
+    """A difference of e^-100 lies within the margin of 60 digits: with 60 the only precision
+    allowed, the row goes to SymPy's limit, which still finds the rule's values."""
+    import symattn.analyses.parameters as parameters
+
+    monkeypatch.setattr(parameters, "SIGN_DIGITS", (60,))
+    trace = symattn.attend(symattn.parse_problem(
+        '[input]\nQ = [[1]]\nK = [["exp(-100)"], [0]]\nV = [[1], [2]]\n'))
+    limits = temperature_limits(trace)
+    assert not limits.by_signs and limits.proved
+    assert limits.cold == sp.ImmutableMatrix([[1, 0]]) and limits.hot == sp.ImmutableMatrix([[sp.Rational(1, 2)] * 2])
 
 
 def test_ties_share_the_cold_limit_equally():
@@ -89,7 +131,8 @@ def test_theta_derivative_is_checked_numerically():
 def test_cli_limits(capsys, example, tmp_path):
     assert cli.main(["limits", str(example("02_causal_three_positions"))]) == 0
     out = capsys.readouterr().out
-    assert "limits proved with SymPy's limit" in out and "  ~ ['0.1301', '-0.1591', '0.0291']" in out
+    assert "limits read off the signs of the logit differences" in out
+    assert "  ~ ['0.1301', '-0.1591', '0.0291']" in out
     assert cli.main(["solve", "-", "--subs", "x=1"]) == 2
     for lang in ("en", "zh"):
         target = tmp_path / f"limits.{lang}.tex"

@@ -1,17 +1,21 @@
-"""Symbolic parameters: the temperature limits τ → 0⁺ and τ → ∞ proved with
-SymPy, and derivatives of the weights (∂A/∂τ, ∂A/∂θ) with a numeric cross-check."""
+"""Symbolic parameters: the temperature limits τ → 0⁺ and τ → ∞ proved from the signs of the
+logit differences (SymPy's limit where a sign is undecided), and derivatives of the weights
+(∂A/∂τ, ∂A/∂θ) with a numeric cross-check."""
 
 from __future__ import annotations
 
 import dataclasses
+
+import mpmath
 import sympy as sp
 
 from ..answers.budget import OverBudget, cpu_budget
+from ..answers.judge import proved_zero
 from ..errors import InputError
 from ..limits import LIMITS_CPU_SECONDS
 from ..exact.substitute import substitute
 from ..model import Trace, sample_values
-from ..numeric import context, recompute
+from ..numeric import context, recompute, to_mpf
 from ..numeric_decimals import decimal_grid
 from .results import Derivative, ParameterReport, RowLimit, TemperatureLimits
 
@@ -19,10 +23,13 @@ TAU = sp.Symbol("tau", positive=True)
 
 
 def temperature_limits(trace: Trace) -> TemperatureLimits:
-    """Both limits of every weight, each entry computed by SymPy's limit of its closed form
-    1/Σ_r exp((G_ir − G_ij)/τ), G = S + M, and compared with the rule."""
+    """Both limits of every weight, from the signs of the logit differences: with G = S + M,
+    A_ij = 1/Σ_r e^((G_ir − G_ij)/τ), and e^(c/τ) tends to 0, 1 or ∞ as τ → 0⁺ for c < 0, = 0,
+    > 0 and to 1 as τ → ∞, so the cold limit shares the weight among the largest logits and the
+    hot one among the readable keys. A tie is proved exactly, any other sign from mpmath with
+    a margin; a row with a difference neither decides is computed by SymPy's limit instead."""
     p = trace.problem
-    cold, hot, rows, proved = [], [], [], True
+    cold, hot, rows, proved, by_signs = [], [], [], True, True
     for i, readable_row in enumerate(trace.readable):
         readable = tuple(j for j, ok in enumerate(readable_row) if ok)
         logits = {j: trace.S[i, j] + (trace.M[i, j] if readable_row[j] else 0) for j in readable}
@@ -30,22 +37,40 @@ def temperature_limits(trace: Trace) -> TemperatureLimits:
             raise InputError(f"row {i + 1}: limits need every readable logit to be a number "
                              "(substitute the symbols with --subs)", source=p.source)
         top = max(logits.values(), key=lambda v: sp.N(v, 50))
-        ties = tuple(j for j in readable if sp.expand(logits[j] - top) == 0)
+        signs = [_sign(logits[j] - top) for j in readable]
+        ties = tuple(j for j, sign in zip(readable, signs) if sign == 0)
         row_cold, row_hot = [sp.S.Zero] * p.n_k, [sp.S.Zero] * p.n_k
         for j in readable:
-            rule_cold = sp.Rational(1, len(ties)) if j in ties else sp.S.Zero
-            if p.mask_bias is not None:  # e^(c/τ) -> 0, 1, ∞ (c < 0, = 0, > 0) as τ -> 0⁺; 1 as τ -> ∞
-                row_cold[j], row_hot[j] = rule_cold, sp.Rational(1, len(readable))
-                continue
-            weight = 1 / sp.Add(*(sp.exp((logits[r] - logits[j]) / TAU) for r in readable))
-            row_cold[j] = sp.limit(weight, TAU, 0, "+")
-            row_hot[j] = sp.limit(weight, TAU, sp.oo)
-            proved &= row_cold[j] == rule_cold and row_hot[j] == sp.Rational(1, len(readable))
+            row_cold[j] = sp.Rational(1, len(ties)) if j in ties else sp.S.Zero
+            row_hot[j] = sp.Rational(1, len(readable))
+        if None in signs or any(sign > 0 for sign in signs if sign is not None):
+            by_signs = False  # undecided (or a larger logit than the top): SymPy's limit
+            for j in readable:
+                weight = 1 / sp.Add(*(sp.exp((logits[r] - logits[j]) / TAU) for r in readable))
+                cold_j, hot_j = sp.limit(weight, TAU, 0, "+"), sp.limit(weight, TAU, sp.oo)
+                proved &= cold_j == row_cold[j] and hot_j == row_hot[j]
+                row_cold[j], row_hot[j] = cold_j, hot_j
+            ties = tuple(j for j in readable if row_cold[j] != 0)
         cold.append(row_cold)
         hot.append(row_hot)
         rows.append(RowLimit(i, ties, readable))
     return TemperatureLimits(sp.ImmutableMatrix(cold), sp.ImmutableMatrix(hot), tuple(rows), proved,
-                             by_signs=p.mask_bias is not None)
+                             by_signs=by_signs)
+
+
+SIGN_DIGITS = (60, 600)  # mpmath digits a nonzero difference of logits is decided at, in turn
+
+
+def _sign(difference: sp.Expr) -> int | None:
+    """-1, 0 or 1: zero proved exactly, any other sign read from mpmath where the value lies
+    far outside its error; None when neither decides."""
+    if proved_zero(difference):
+        return 0
+    for digits in SIGN_DIGITS:
+        value = to_mpf(context(digits), difference, {})
+        if value and abs(value) > mpmath.mpf(10) ** (-digits // 2):
+            return 1 if value > 0 else -1
+    return None
 
 
 def _logit_derivatives(trace: Trace, symbol: sp.Symbol | None) -> list[list[sp.Expr | None]]:

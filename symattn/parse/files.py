@@ -64,7 +64,10 @@ STDIN = "<stdin>"
 
 def read_stdin(limit: int = MAX_FILE_BYTES) -> str:
     """Standard input's text, as read_text reads a file: never more than limit + 1 bytes."""
-    data = sys.stdin.buffer.read(limit + 1)
+    try:
+        data = sys.stdin.buffer.read(limit + 1)
+    except (OSError, ValueError) as error:  # closed, or not readable (no terminal, no pipe)
+        raise InputError(f"cannot read standard input: {error}", source=STDIN) from None
     if len(data) > limit:
         raise InputError(f"standard input is over {limit} bytes", source=STDIN)
     return _decoded(data, STDIN)
