@@ -166,7 +166,7 @@ def test_ctrl_c_while_writing_leaves_no_temporary_file(tmp_path, monkeypatch, ca
     def interrupted(*_):
         raise KeyboardInterrupt
     monkeypatch.setattr(output.os, "fchmod", interrupted)
-    assert cli.main(["solve", str(EXAMPLE), "-o", str(target)]) == 1
+    assert cli.main(["solve", str(EXAMPLE), "-o", str(target)]) == 130  # 128 + SIGINT
     assert capsys.readouterr().err == "error: interrupted\n"
     assert [p.name for p in tmp_path.iterdir()] == ["out.txt"]
     assert target.read_text(encoding="utf-8") == "the previous output\n"
@@ -182,7 +182,7 @@ def test_sigterm_while_writing_leaves_no_temporary_file(tmp_path):
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                           timeout=120, env=env, cwd=ROOT)
-    assert (done.returncode, done.stderr) == (1, "error: interrupted\n")
+    assert (done.returncode, done.stderr) == (130, "error: interrupted\n")
     assert list(tmp_path.iterdir()) == []
 
 

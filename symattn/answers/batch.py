@@ -86,6 +86,8 @@ def _die_with_parent() -> None:
 def _serve(conn: Connection, facts: Facts, grading: Grading, symbols: dict,
            mistakes: Mistakes | HeadMistakes | BookMistakes | None, time_limit: float) -> None:
     _die_with_parent()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the terminal's whole group:
+    # the grader stops and kills its workers; a worker's own traceback would be stray lines
     _, hard = resource.getrlimit(resource.RLIMIT_AS)  # never above a limit the host has set
     limit = WORKER_MEMORY_BYTES if hard == resource.RLIM_INFINITY else min(hard, WORKER_MEMORY_BYTES)
     resource.setrlimit(resource.RLIMIT_AS, (limit, hard))

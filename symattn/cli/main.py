@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from ..errors import SymattnError
 from ..parse.labels import shown_escaped
 from .arguments import build_parser
-from .output import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_INTERNAL, check_output
+from .output import EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED, check_output
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -37,9 +37,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SymattnError as error:
         print(f"error: {shown_escaped(str(error))}", file=sys.stderr)  # a file name's ESC, newline
         return EXIT_BAD_INPUT
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # Ctrl-C, or SIGTERM while writing
         print("error: interrupted", file=sys.stderr)
-        return EXIT_FAILED
+        return EXIT_INTERRUPTED
     except Exception as error:  # a bug in symattn: still one line, never a traceback
         print(f"error: internal error, please report: {type(error).__name__}: "
               f"{shown_escaped(str(error))}",

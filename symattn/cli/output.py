@@ -19,6 +19,7 @@ from ..errors import OutputError, SymattnError
 from ..parse.files import not_regular
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a command stopped by Ctrl-C
 
 
 class UsageError(SymattnError):
