@@ -12,6 +12,7 @@ import pytest
 import sympy as sp
 from conftest import EXAMPLES, ROOT
 
+import symattn
 from symattn import cli
 from symattn.api import render
 from symattn.checks.invariants import check
@@ -513,3 +514,16 @@ def test_a_sum_of_products_of_powers_keeps_the_keys_order():
             assert order == row
             ordered += len(row) > 1
     assert ordered >= 4  # most rows: those whose exponentials are all different
+
+
+@pytest.mark.parametrize("lang, exponentiate, output", [
+    ("en", "Exponentiating the row gives", "The output is, with $t = e^{100}"),
+    ("zh", "对该行取指数得到", "输出为，记 $t = e^{100}"),
+])
+def test_a_name_only_the_outputs_use_is_introduced_with_them(lang, exponentiate, output):
+    """t = e^100 comes from V (1/8 + e^-100), not from the exponentials of the row (e): it is
+    introduced where O uses it, not at the softmax step, where it named nothing shown."""
+    problem = symattn.parse_problem('[input]\nQ = [[1]]\nK = [[1]]\nV = [["1/8 + exp(-100)"]]\n')
+    text = symattn.render(symattn.attend(problem), "markdown", lang=lang)
+    assert exponentiate in text and output in text and text.count("t = e^{100}") == 1
+    assert text.index(output) < text.index(r"1/8 + \frac{1}{t}")

@@ -216,7 +216,7 @@ def weights(d: Derivation, fit: Fit) -> list[Block]:
     masked = not all(all(row) for row in t.readable)
     live = [i for i in range(t.A.rows) if d.sums[i] is not None]
     one = "_one" if len(live) == 1 else ""  # a single row is "the row", its sum "its sum"
-    named, shown_names = _introduce(d, names_of(d, "small") + names_of(d, "generator"), "tb_with")
+    named, shown_names = _introduce(d, names_of(d, "small") + early_generators(d), "tb_with")
     lead = segments(said("tb_exponentiate" + one, c), lang) + (
         segments("tb_minus_infinity", lang) if masked else ()) + named + segments("tb_gives", lang)
     vectors = [row_vector([math(shown["E"][i, j], slash=True) for j in range(t.A.cols)], c)
@@ -242,6 +242,13 @@ def weights(d: Derivation, fit: Fit) -> list[Block]:
                  Display(tuple(z_lines)), segments(said("tb_normalise" + one, c), lang) + gives,
                  weight_display,
                  Display(tuple(lines)), _row_sums(d, fit))]
+
+
+def early_generators(d: Derivation) -> list[Name]:
+    """The generators the exponentials or the weights use (introduced with them); one only the
+    outputs use (e^-100 in V) is introduced with the outputs."""
+    return [n for n in names_of(d, "generator")
+            if any(d.display[stage].has(n.symbol) for stage in ("E", "A"))]
 
 
 def keyed_sum(d: Derivation, i: int) -> str:
@@ -300,19 +307,22 @@ def output(d: Derivation, fit: Fit) -> list[Block]:
                          "O", over_sums(d, "N"), prefer_over=bool(wide_sums(d)), columns=c)
     shape = segments(said("tb_shape", c), lang, n_q=p.n_q, n_k=p.n_k, d_v=p.d_v)
     example = None if any(steps.row == d.example for steps in d.rows) else _example(d)
+    late = [n for n in names_of(d, "generator") if n not in early_generators(d)]
+    named, shown_names = _introduce(d, late, "tb_with")
+    lead = segments("tb_output", lang) + named
     if example is None:  # no sum, or the row walked step by step below writes every O_{i,c}
-        return [step(segments("tb_output", lang), Display(tuple(lines)), shape)]
+        return [step(lead, shown_names, Display(tuple(lines)), shape)]
     lhs, pieces = example
     inline = f"{lhs} = " + " ".join(f"{r} {t}" for r, t in pieces).removeprefix("= ")
     if fit.fits(inline):  # one line of running text at most
         words = segments("tb_example", lang) + (("math", inline),) + \
             segments("tb_period", lang) + (("text", " " if lang == "en" else ""),)
-        return [step(segments("tb_output", lang), Display(tuple(lines)), words + shape)]
+        return [step(lead, shown_names, Display(tuple(lines)), words + shape)]
     worked = chain(lhs, pieces, fit) or chain(lhs, _by_decimals(d), fit)
     if worked is None:  # not even one weight's decimal times a value fits a line
-        return [step(segments("tb_output", lang), Display(tuple(lines)), shape)]
+        return [step(lead, shown_names, Display(tuple(lines)), shape)]
     worked[-1] += "."
-    return [step(segments("tb_output", lang), Display(tuple(lines)),
+    return [step(lead, shown_names, Display(tuple(lines)),
                  segments("tb_example", lang), Display(tuple(worked)), shape)]
 
 
