@@ -374,18 +374,7 @@ def test_a_class_is_graded_under_a_host_memory_limit(tmp_path):
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="prctl(PR_SET_PDEATHSIG)")
 def test_workers_die_with_a_killed_grader(tmp_path):
     """SIGKILL of `grade` mid-class: its workers end too (they were left alive forever)."""
-    rows = ['id,"A[3,1]"'] + [f"s{k},(1+exp(1/2))^{k % 40}/{k + 1}" for k in range(4000)]
-    subs = write(tmp_path, "\n".join(rows) + "\n")
-    grader = subprocess.Popen([sys.executable, "-m", "symattn", "grade", str(CAUSAL),
-                               "--submissions", str(subs), "--quiet"],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    children: list[int] = []
-    started = time.monotonic()
-    while len(children) < 2 and time.monotonic() - started < 60:
-        time.sleep(0.2)
-        path = f"/proc/{grader.pid}/task/{grader.pid}/children"
-        children = [int(p) for p in open(path).read().split()] if os.path.exists(path) else []
-    assert grader.poll() is None and len(children) == 2
+    grader, children = _grading_with_workers(tmp_path, subprocess.DEVNULL)
     grader.kill()
     grader.wait()
     deadline = time.monotonic() + 10
@@ -402,18 +391,7 @@ def test_workers_die_with_a_killed_grader(tmp_path):
 def test_ctrl_c_stops_grading_in_one_line_with_its_workers(tmp_path):
     """Ctrl-C reaches the terminal's whole process group, the workers too: one line, exit 130
     (128 + SIGINT), no worker's traceback, no worker left."""
-    rows = ['id,"A[3,1]"'] + [f"s{k},(1+exp(1/2))^{k % 40}/{k + 1}" for k in range(4000)]
-    subs = write(tmp_path, "\n".join(rows) + "\n")
-    grader = subprocess.Popen([sys.executable, "-m", "symattn", "grade", str(CAUSAL),
-                               "--submissions", str(subs), "--quiet"], stdout=subprocess.DEVNULL,
-                              stderr=subprocess.PIPE, text=True, start_new_session=True)
-    children: list[int] = []
-    started = time.monotonic()
-    while len(children) < 2 and time.monotonic() - started < 60:
-        time.sleep(0.2)
-        path = f"/proc/{grader.pid}/task/{grader.pid}/children"
-        children = [int(p) for p in open(path).read().split()] if os.path.exists(path) else []
-    assert grader.poll() is None and len(children) == 2
+    grader, children = _grading_with_workers(tmp_path, subprocess.PIPE)
     time.sleep(0.5)  # the workers are judging
     os.killpg(grader.pid, signal.SIGINT)  # as the terminal sends it: to the whole group
     _, err = grader.communicate(timeout=60)
@@ -421,6 +399,23 @@ def test_ctrl_c_stops_grading_in_one_line_with_its_workers(tmp_path):
     for child in alive:
         os.kill(child, signal.SIGKILL)
     assert (grader.returncode, err, alive) == (130, "error: interrupted\n", [])
+
+
+def _grading_with_workers(tmp_path, stderr: int) -> tuple[subprocess.Popen, list[int]]:
+    """`grade` of a long class in a session of its own, once its two workers run."""
+    rows = ['id,"A[3,1]"'] + [f"s{k},(1+exp(1/2))^{k % 40}/{k + 1}" for k in range(4000)]
+    subs = write(tmp_path, "\n".join(rows) + "\n")
+    grader = subprocess.Popen([sys.executable, "-m", "symattn", "grade", str(CAUSAL),
+                               "--submissions", str(subs), "--quiet"], stdout=subprocess.DEVNULL,
+                              stderr=stderr, text=True, start_new_session=True)
+    children: list[int] = []
+    started = time.monotonic()
+    while len(children) < 2 and time.monotonic() - started < 60:
+        time.sleep(0.2)
+        path = f"/proc/{grader.pid}/task/{grader.pid}/children"
+        children = [int(p) for p in open(path).read().split()] if os.path.exists(path) else []
+    assert grader.poll() is None and len(children) == 2
+    return grader, children
 
 
 def _state(pid: int) -> str:
