@@ -60,9 +60,9 @@ export function syncControls() {
     // (a symbolic tau has no place on the slider)
     if (!sliding && (!state.free || tau.value !== undefined)) $("tau").value = String(state.free ? toPosition(tau.value) : k);
     $("tau").setAttribute("aria-valuetext", "τ = " + tau.key + (tau.dec ? " ≈ " + tau.dec : ""));
-    const key = tau.key + (editCount() ? " e" : ""), edited = key !== tau.key; // edited inputs: every value is float64
+    const edited = editCount() > 0, key = tau.key + edited; // edited inputs: every value is float64
     if (output.dataset.tau !== key) output.replaceChildren(mathNode(tau.m), tau.dec ? el("span", { class: "dec", text: "≈ " + tau.dec }) : "",
-      el("span", { class: edited ? "approx-tag" : "exact-tag", text: edited ? P.float64 : P.exact }));
+      el("span", edited ? { class: "approx-tag", text: P.float64 } : { class: "exact-tag", text: P.exact }));
     output.dataset.tau = key; // the same τ and edit state (a change of row or mask): its output stays
   } else {
     const value = tauValue(state.tau);
