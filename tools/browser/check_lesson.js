@@ -56,6 +56,23 @@ async function revealAll(page) {
   }
 }
 
+// All a reader or a screen reader can meet: text and labels outside elements with the hidden attribute.
+function readable(page) {
+  return page.evaluate(() => {
+    const out = [document.title];
+    const shown = (e) => !e.closest("[hidden], script, style, template");
+    const walker = document.createTreeWalker(document.documentElement, NodeFilter.SHOW_TEXT);
+    for (let n; (n = walker.nextNode());) if (shown(n.parentElement)) out.push(n.textContent);
+    for (const e of document.querySelectorAll("*")) {
+      if (!shown(e)) continue;
+      for (const a of ["aria-label", "aria-description", "aria-valuetext", "title", "alt", "content", "placeholder", "value"]) {
+        if (e.hasAttribute(a)) out.push(e.getAttribute(a));
+      }
+    }
+    return out.join("\n");
+  });
+}
+
 async function lesson(browser, file, name) {
   const { context, page, log } = await open(browser, file, { width: 1280, height: 900 });
   const out = { log };
@@ -63,6 +80,7 @@ async function lesson(browser, file, name) {
   out.predictions = await page.evaluate(() => [...document.querySelectorAll("#predictions li")].map((li) => li.textContent));
   out.claim = await page.evaluate(() => document.getElementById("claim-text").textContent);
   out.feedbackBefore = await text(page, "#claim-feedback");
+  out.readableBefore = await readable(page);
   if (await page.evaluate(() => !document.getElementById("claim-box").hidden)) {
     await page.focus("#claim-true");
     await page.keyboard.press("Enter");
@@ -72,6 +90,16 @@ async function lesson(browser, file, name) {
     out.feedbackFalse = await text(page, "#claim-feedback");
     out.claimFocus = await page.evaluate(() => document.activeElement.id);
     out.pressed = await page.evaluate(() => ["claim-true", "claim-false"].map((id) => document.getElementById(id).getAttribute("aria-pressed")));
+    const pick = (to) => page.evaluate((to) => { // another row's summary, and back
+      const select = document.getElementById("row");
+      const was = select.value;
+      select.value = to || (was === "1" ? "2" : "1");
+      select.dispatchEvent(new Event("change"));
+      return was;
+    }, to);
+    const row = await pick(null);
+    out.summaryAnswered = await text(page, "#summary");
+    await pick(row);
   }
   out.steps = await page.evaluate(() => document.querySelectorAll("#hand-steps > li").length);
   out.handNote = await text(page, "#hand-note");
