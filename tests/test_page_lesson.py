@@ -248,6 +248,21 @@ def test_nothing_on_the_page_answers_the_claim_before_the_student_does(lesson_br
     assert "不等于最终预测的完整原因" not in lesson_browser["demo_zh"]["readableBefore"]
 
 
+def test_a_skip_link_takes_the_keyboard_past_the_editor(lesson_browser):
+    """The editor holds every entry of Q, K and V (15 + 15 + 10 inputs on the demo page): by Tab
+    alone the hand check is more than 40 presses away; the skip link before the editor, shown
+    when it has the focus, moves the focus to the next section, the walkthrough."""
+    problem = load_problem(DEMO)
+    entries = sum(getattr(problem, name).rows * getattr(problem, name).cols for name in "QKV")
+    assert entries == 40
+    for name in ("demo", "demo_zh"):
+        tabs = lesson_browser[name]["tabs"]
+        assert entries < tabs["plain"] < 150, (name, tabs)
+        assert tabs["skipping"] <= tabs["plain"] - entries + 1, (name, tabs)  # Enter counted
+        assert tabs["afterSkip"] == "walk"
+        assert (tabs["skipSeen"], tabs["skipSeenFocused"]) == (False, True)  # seen when focused
+
+
 def test_hand_check_answers_are_hidden_until_revealed_and_follow_the_row(lesson_browser):
     seen = lesson_browser["demo"]
     assert seen["steps"] == 7 and seen["log"]["pageErrors"] == [] and seen["log"]["requests"] == []

@@ -229,6 +229,40 @@ async function layouts(browser, name, file, shots) {
   return out;
 }
 
+// Tab presses from the top of the page until the focus is in the hand check (at most 150): by Tab
+// alone, and taking the editor's skip link (Enter on it; the Enter is counted); whether the skip
+// link is seen unfocused and focused, and where the focus went from it.
+async function tabs(browser, file) {
+  const out = {};
+  for (const skip of [false, true]) {
+    const { context, page } = await open(browser, file, { width: 1280, height: 900 });
+    let presses = 0;
+    for (; presses < 150; presses++) {
+      const at = await page.evaluate(() => {
+        const a = document.activeElement;
+        const box = document.getElementById("edit-skip");
+        if (!box) return { id: a.id, inHand: Boolean(a.closest("#hand-check")), skipSeen: null };
+        box.scrollIntoView({ block: "center" }); // seen: its middle is where a click lands
+        const r = box.getBoundingClientRect();
+        return { id: a.id, inHand: Boolean(a.closest("#hand-check")), skipSeen: document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2) === box };
+      });
+      if (at.inHand) break;
+      if (skip && at.id === "edit-skip") {
+        out.skipSeenFocused = at.skipSeen;
+        await page.keyboard.press("Enter");
+        presses++;
+        out.afterSkip = await page.evaluate(() => document.activeElement.id);
+      } else {
+        if (presses === 0) out.skipSeen = at.skipSeen;
+        await page.keyboard.press("Tab");
+      }
+    }
+    out[skip ? "skipping" : "plain"] = presses;
+    await context.close();
+  }
+  return out;
+}
+
 async function main() {
   const [executable, pagesJson, shots] = process.argv.slice(2);
   const pages = JSON.parse(pagesJson);
@@ -239,6 +273,7 @@ async function main() {
     for (const [name, file] of Object.entries(pages)) {
       results[name] = await lesson(browser, file, name);
       results[name].layouts = await layouts(browser, name, file, shots);
+      results[name].tabs = await tabs(browser, file);
     }
   } finally {
     await browser.close();
