@@ -306,3 +306,14 @@ def test_edited_x_and_projections_give_q_k_v_a_and_o_as_float64_predicts(edit_ru
                                             "label": "X, row 1 (policy), column 2"}
     assert seen["hash"] == "#row=4&tau=1&mask=on&step=4&X=1.2:1/2&W_Q=1.1:2"
     assert clean(edit_run["projections-edited"]["log"])
+
+
+def test_the_tag_beside_tau_says_float64_while_an_input_is_edited(edit_run):
+    """An edited input makes every value of the page float64: the tag beside the course's own
+    tau 17/20 says so, and says exact again once the edits are typed back or reset."""
+    run = edit_run["edit"]
+    assert run["initial"]["tauTag"] == ["exact-tag exact"]
+    for name in ("edited", "second"):
+        assert run[name]["tauTag"] == ["approx-tag ≈ float64, computed in this page"], name
+    assert run["freeTau"]["tauTag"] == run["edited"]["tauTag"]  # a free tau: float64 anyway
+    assert run["undone"]["tauTag"] == run["reset"]["tauTag"] == ["exact-tag exact"]

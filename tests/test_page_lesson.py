@@ -229,6 +229,40 @@ def test_the_predictions_and_the_claim_come_first_and_the_claim_answers(lesson_b
     assert lesson_browser["demo_zh"]["feedbackFalse"].startswith("判断正确：这句话为假。")
 
 
+def test_nothing_on_the_page_answers_the_claim_before_the_student_does(lesson_browser):
+    """Before True or False is pressed, no text a reader or a screen reader meets (outside
+    elements with the hidden attribute) gives the claim's answer: not its reason, not the
+    feedback, not the summary's caution that a large weight is not the cause of a prediction
+    (it says the claim is false); after the answer, the caution is back in the summary."""
+    page = load_problem(DEMO).page
+    for name, lang, reason in (("demo", "en", page.claim_reason), ("demo_zh", "zh", page.claim_reason_zh)):
+        seen, words = lesson_browser[name], page_phrases(lang)
+        before = seen["readableBefore"]
+        assert seen["claim"] in before  # the claim is asked
+        caution = words["summary_caution"]
+        for giveaway in (reason, caution, words["claim_right"].split("{")[0],
+                         words["claim_wrong"].split("{")[0]):
+            assert giveaway not in before, (name, giveaway)
+        assert caution in seen["summaryAnswered"], name
+    assert "A large weight is not the cause" not in lesson_browser["demo"]["readableBefore"]
+    assert "不等于最终预测的完整原因" not in lesson_browser["demo_zh"]["readableBefore"]
+
+
+def test_a_skip_link_takes_the_keyboard_past_the_editor(lesson_browser):
+    """The editor holds every entry of Q, K and V (15 + 15 + 10 inputs on the demo page): by Tab
+    alone the hand check is more than 40 presses away; the skip link before the editor, shown
+    when it has the focus, moves the focus to the next section, the walkthrough."""
+    problem = load_problem(DEMO)
+    entries = sum(getattr(problem, name).rows * getattr(problem, name).cols for name in "QKV")
+    assert entries == 40
+    for name in ("demo", "demo_zh"):
+        tabs = lesson_browser[name]["tabs"]
+        assert entries < tabs["plain"] < 150, (name, tabs)
+        assert tabs["skipping"] <= tabs["plain"] - entries + 1, (name, tabs)  # Enter counted
+        assert tabs["afterSkip"] == "walk"
+        assert (tabs["skipSeen"], tabs["skipSeenFocused"]) == (False, True)  # seen when focused
+
+
 def test_hand_check_answers_are_hidden_until_revealed_and_follow_the_row(lesson_browser):
     seen = lesson_browser["demo"]
     assert seen["steps"] == 7 and seen["log"]["pageErrors"] == [] and seen["log"]["requests"] == []

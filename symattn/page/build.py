@@ -116,7 +116,9 @@ def fill_template(data: dict[str, Any], math: list[tuple[str, bool]]) -> str:
     def slot(match: re.Match[str]) -> str:
         return html.escape(phrases[match.group(2)]) if match.group(1) else slots[match.group(2)]
 
-    return _SLOT.sub(slot, (ASSETS / "page.html").read_text(encoding="utf-8"))
+    # the template's indentation is for its reader: a line's leading spaces change nothing shown
+    template = "\n".join(line.lstrip() for line in (ASSETS / "page.html").read_text(encoding="utf-8").splitlines())
+    return _SLOT.sub(slot, template + "\n")
 
 
 def script_data(data: dict[str, Any]) -> dict[str, Any]:

@@ -266,6 +266,7 @@ PAGE_PHRASES: dict[str, dict[str, str] | Same] = {
                    "zh": "已修改 {count} 个元素：各值由本页以 float64 计算（≈）。"},
     "edit_none": {"en": "The problem's own inputs.", "zh": "题目原本的输入。"},
     "edit_undo": {"en": "Undo edits", "zh": "撤销修改"},
+    "edit_skip": {"en": "Skip the editor", "zh": "跳过编辑器"},
     "heat_corner": {"en": "query row, key column", "zh": "行为查询，列为键"},  # read aloud only
     "table_corner": {"en": "row, column", "zh": "行，列"},  # read aloud only
     "edit_note": {"en": "Edited entries: {count}. R, S, L, A and O are float64 values "
@@ -329,7 +330,7 @@ TEMPLATE_ONLY = frozenset({
     "intro", "intro_exact", "noscript", "old_browser", "query_row", "tau_typed", "heatmap_note",
     "mistakes_note", "state_error", "keys_hint", "reduced_motion", "before_lab",
     "predictions_note", "claim_title", "hand_title", "edit_title", "edit_intro",
-    "edit_projections", "edit_undo"})
+    "edit_projections", "edit_undo", "edit_skip"})
 
 
 def page_phrases(lang: str, heads: bool = False, symbolic: bool = False,

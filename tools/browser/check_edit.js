@@ -43,6 +43,7 @@ async function observe(page) {
       editError: $("edit-error").hidden ? null : $("edit-error").textContent,
       editStatus: $("edit-status").textContent, focus: document.activeElement.id,
       projectionsNote: !$("edit-projections").hidden, tau: $("tau-text").value, row: $("row").value,
+      tauTag: [...$("tau-value").querySelectorAll(".exact-tag, .approx-tag")].map((t) => t.className + " " + t.textContent),
     };
   });
 }

@@ -56,6 +56,23 @@ async function revealAll(page) {
   }
 }
 
+// All a reader or a screen reader can meet: text and labels outside elements with the hidden attribute.
+function readable(page) {
+  return page.evaluate(() => {
+    const out = [document.title];
+    const shown = (e) => !e.closest("[hidden], script, style, template");
+    const walker = document.createTreeWalker(document.documentElement, NodeFilter.SHOW_TEXT);
+    for (let n; (n = walker.nextNode());) if (shown(n.parentElement)) out.push(n.textContent);
+    for (const e of document.querySelectorAll("*")) {
+      if (!shown(e)) continue;
+      for (const a of ["aria-label", "aria-description", "aria-valuetext", "title", "alt", "content", "placeholder", "value"]) {
+        if (e.hasAttribute(a)) out.push(e.getAttribute(a));
+      }
+    }
+    return out.join("\n");
+  });
+}
+
 async function lesson(browser, file, name) {
   const { context, page, log } = await open(browser, file, { width: 1280, height: 900 });
   const out = { log };
@@ -63,6 +80,7 @@ async function lesson(browser, file, name) {
   out.predictions = await page.evaluate(() => [...document.querySelectorAll("#predictions li")].map((li) => li.textContent));
   out.claim = await page.evaluate(() => document.getElementById("claim-text").textContent);
   out.feedbackBefore = await text(page, "#claim-feedback");
+  out.readableBefore = await readable(page);
   if (await page.evaluate(() => !document.getElementById("claim-box").hidden)) {
     await page.focus("#claim-true");
     await page.keyboard.press("Enter");
@@ -72,6 +90,16 @@ async function lesson(browser, file, name) {
     out.feedbackFalse = await text(page, "#claim-feedback");
     out.claimFocus = await page.evaluate(() => document.activeElement.id);
     out.pressed = await page.evaluate(() => ["claim-true", "claim-false"].map((id) => document.getElementById(id).getAttribute("aria-pressed")));
+    const pick = (to) => page.evaluate((to) => { // another row's summary, and back
+      const select = document.getElementById("row");
+      const was = select.value;
+      select.value = to || (was === "1" ? "2" : "1");
+      select.dispatchEvent(new Event("change"));
+      return was;
+    }, to);
+    const row = await pick(null);
+    out.summaryAnswered = await text(page, "#summary");
+    await pick(row);
   }
   out.steps = await page.evaluate(() => document.querySelectorAll("#hand-steps > li").length);
   out.handNote = await text(page, "#hand-note");
@@ -201,6 +229,40 @@ async function layouts(browser, name, file, shots) {
   return out;
 }
 
+// Tab presses from the top of the page until the focus is in the hand check (at most 150): by Tab
+// alone, and taking the editor's skip link (Enter on it; the Enter is counted); whether the skip
+// link is seen unfocused and focused, and where the focus went from it.
+async function tabs(browser, file) {
+  const out = {};
+  for (const skip of [false, true]) {
+    const { context, page } = await open(browser, file, { width: 1280, height: 900 });
+    let presses = 0;
+    for (; presses < 150; presses++) {
+      const at = await page.evaluate(() => {
+        const a = document.activeElement;
+        const box = document.getElementById("edit-skip");
+        if (!box) return { id: a.id, inHand: Boolean(a.closest("#hand-check")), skipSeen: null };
+        box.scrollIntoView({ block: "center" }); // seen: its middle is where a click lands
+        const r = box.getBoundingClientRect();
+        return { id: a.id, inHand: Boolean(a.closest("#hand-check")), skipSeen: document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2) === box };
+      });
+      if (at.inHand) break;
+      if (skip && at.id === "edit-skip") {
+        out.skipSeenFocused = at.skipSeen;
+        await page.keyboard.press("Enter");
+        presses++;
+        out.afterSkip = await page.evaluate(() => document.activeElement.id);
+      } else {
+        if (presses === 0) out.skipSeen = at.skipSeen;
+        await page.keyboard.press("Tab");
+      }
+    }
+    out[skip ? "skipping" : "plain"] = presses;
+    await context.close();
+  }
+  return out;
+}
+
 async function main() {
   const [executable, pagesJson, shots] = process.argv.slice(2);
   const pages = JSON.parse(pagesJson);
@@ -211,6 +273,7 @@ async function main() {
     for (const [name, file] of Object.entries(pages)) {
       results[name] = await lesson(browser, file, name);
       results[name].layouts = await layouts(browser, name, file, shots);
+      results[name].tabs = await tabs(browser, file);
     }
   } finally {
     await browser.close();

@@ -84,7 +84,8 @@ async function layout(browser, job, { hash = "", more = null } = {}) {
   const { page, log } = await openPage(context, pathToFileURL(path.resolve(job.page)).href + "#" + (job.hash || hash));
   const out = { log };
   out.unreachable = await unreachableCells(page);
-  out.overflow = await page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
+  // sideways scroll: past the screen's width (a phone's layout viewport widens with the content)
+  out.overflow = await page.evaluate((width) => document.documentElement.scrollWidth - width, job.width);
   out.sticky = await page.evaluate(() => {
     const controls = document.getElementById("controls");
     window.scrollTo(0, controls.offsetTop + 600); // past the controls (a lesson's questions may come first)

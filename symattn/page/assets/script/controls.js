@@ -2,7 +2,7 @@
 import { $, P, data, el, fill, mathNode, sizes, values } from "./core.js";
 import { SLIDER, acceptedTau, fromPosition, generatedIndex, state, tauValue, toPosition, writeHash } from "./state.js";
 import { fitSoon, renderState } from "./render.js";
-import { editsKey, syncEditor } from "./edit.js";
+import { editCount, editsKey, syncEditor } from "./edit.js";
 import { renderWalk } from "./walk.js";
 export let sliding = false; // while the slider moves, it keeps its own position
 export function setUpControls() {
@@ -60,8 +60,10 @@ export function syncControls() {
     // (a symbolic tau has no place on the slider)
     if (!sliding && (!state.free || tau.value !== undefined)) $("tau").value = String(state.free ? toPosition(tau.value) : k);
     $("tau").setAttribute("aria-valuetext", "τ = " + tau.key + (tau.dec ? " ≈ " + tau.dec : ""));
-    if (output.dataset.tau !== tau.key) output.replaceChildren(mathNode(tau.m), tau.dec ? el("span", { class: "dec", text: "≈ " + tau.dec }) : "", el("span", { class: "exact-tag", text: P.exact }));
-    output.dataset.tau = tau.key; // the same τ (a change of row or mask): its output stays
+    const edited = editCount() > 0, key = tau.key + edited; // edited inputs: every value is float64
+    if (output.dataset.tau !== key) output.replaceChildren(mathNode(tau.m), tau.dec ? el("span", { class: "dec", text: "≈ " + tau.dec }) : "",
+      el("span", edited ? { class: "approx-tag", text: P.float64 } : { class: "exact-tag", text: P.exact }));
+    output.dataset.tau = key; // the same τ and edit state (a change of row or mask): its output stays
   } else {
     const value = tauValue(state.tau);
     if (!sliding) $("tau").value = String(toPosition(value));

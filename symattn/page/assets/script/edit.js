@@ -143,6 +143,7 @@ export function setUpEditor() {
       el("div", { class: "scroll" }, el("table", { class: "edit-table", id: "edit-" + name }, el("thead", {}, top), body))));
   }
   if (data.heads) setUpHeadsEditor();
+  $("edit-skip").addEventListener("click", () => $("walk").focus()); // past the entries, to the next section
   $("edit-undo").addEventListener("click", () => {
     for (const input of document.querySelectorAll(".edit-cell[aria-invalid]")) clearRefusal(input);
     change({ edits: {} });

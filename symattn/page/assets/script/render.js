@@ -139,7 +139,7 @@ function renderSummary(v) {
     if (rounded !== scale) lines.push(fill("summary_rounding", { sum: (rounded / scale).toFixed(data.places) }));
     lines.push(fill("summary_output", { row: state.row, values: v.outputs[i].map((x, c) => approx + exact("O", c, x)).join(", ") }));
   }
-  lines.push(P.summary_caution);
+  if ($("claim-box").hidden || $("claim-feedback").firstChild) lines.push(P.summary_caution); // it answers the claim
   box.replaceChildren(el("ul", {}, ...lines.map((line) => el("li", { text: line }))));
 }
 
