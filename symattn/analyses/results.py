@@ -175,9 +175,9 @@ class TemperatureLimits:
     cold: sp.ImmutableMatrix
     hot: sp.ImmutableMatrix
     rows: tuple[RowLimit, ...]
-    proved: bool  # SymPy's limit agreed with the rule on every entry
-    by_signs: bool = False  # mask_bias: read off the signs of G_ir - G_ij instead (SymPy's
-    # limit of e^(10^9/τ) does not finish)
+    proved: bool  # the rule holds on every entry (SymPy's limit agreed where it was asked)
+    by_signs: bool = True  # every row read off the signs of its logit differences; False: a
+    # row no precision decided went to SymPy's limit
 
 
 @dataclass(frozen=True)
