@@ -28,7 +28,7 @@ from ..model import MultiHeadProblem, Problem, ShapeProblem
 from ..parse.expressions import parse_expression
 from ..words import LANGUAGES
 from ..words.page import TEMPLATE_ONLY
-from .data import MathStore, collect
+from .data import MathStore, collect, key
 from .heads import heads_data
 from .katex import katex_css, katex_script
 
@@ -88,7 +88,7 @@ def build_page(problem: Problem | ShapeProblem | MultiHeadProblem, *, lang: str 
 def refuse_failing(data: dict[str, Any], asked: list[sp.Expr]) -> None:
     """A temperature asked for at which no state of the page can be computed is refused, with
     the first state's reason (a default one stays, its states saying why)."""
-    asked_keys = {str(t).replace(" ", "") for t in asked}
+    asked_keys = {key(t) for t in asked}
     for k, tau in enumerate(data.get("temperatures") or []):
         states = [v for name, v in data["variants"].items() if name.split(":")[0] == str(k)]
         if tau["key"] in asked_keys and states and all("error" in v for v in states):
