@@ -70,7 +70,7 @@ def test_causal_seed_row_three_is_written_out(example):
     assert r"Z_{3} &= \sum_j e^{L_{3,j}} = 1 + 3 + 2 = 6" in md
     assert r"A_{3,2} &= \frac{e^{L_{3,2}}}{Z_{3}} = 3/6 = 1/2 \\" in md  # 1/2 needs no ≈ 0.5
     assert r"A_{3,1} &= \frac{e^{L_{3,1}}}{Z_{3}} = 1/6 \approx 0.1667" in md  # not 1/6 = 1/6
-    assert "\n1/6 + 1/2 + 1/3 = 1\n" in md
+    assert "The weights sum to one: $1/6 + 1/2 + 1/3 = 1$." in md  # a sentence, not a display
     assert (r"O_{3,1} &= \sum_j A_{3,j} V_{j,1} = \left(1/6\right) \cdot 2 + \left(1/2\right) "
             r"\cdot 0 + \left(1/3\right) \cdot 6 = 7/3 \approx 2.3333") in md
 

@@ -134,8 +134,10 @@ def test_every_step_of_a_row_states_formula_then_substitution_then_result():
     text = latex("05_five_tokens_temperature", detail="full")
     assert re.search(r"L_\{3,1\} &= \\frac\{S_\{3,1\} \+ M_\{3,1\}\}\{\\tau\} = "
                      r"\\frac\{[^=]+ \+ 0\}\{0\.85\} = ", text)
-    assert re.search(r"L_\{3,4\} &= \\frac\{S_\{3,4\} \+ M_\{3,4\}\}\{\\tau\} = "
-                     r"\\frac\{[^=]+ \+ \(-\\infty\)\}\{0\.85\} = -\\infty", text)
+    # the masked entries on one line, going to −∞, one fraction deep (3/√3, not a stacked S)
+    assert r"L_{3,4} = L_{3,5} &= \frac{S_{3,j} + (-\infty)}{0.85} = -\infty" in text
+    assert r"\frac{3/\sqrt{3} + 0}{0.85} = \frac{20 \sqrt{3}}{17} \approx 2.038" in text
+    assert r"A_{3,4} = A_{3,5} &= 0 \quad \text{(masked)}" in text
     assert r"Divided by \(\sqrt{d_k} = \sqrt{3}\), masked and divided by \(\tau = 0.85\):" in text
     assert "S_{3,1} &=" not in text  # S_{3,1} = R_{3,1}/√3 is in L's line, not a step of its own
 
@@ -180,7 +182,7 @@ def test_the_lessons_forms_are_kept():
 
 def test_scaled_scores_keep_the_root_in_the_denominator():
     text = latex("05_five_tokens_temperature")
-    assert r"\frac{\frac{3}{\sqrt{3}} + 0}{0.85}" in text and r"\frac{\sqrt{3}}{3}" not in text
+    assert r"\frac{3/\sqrt{3} + 0}{0.85}" in text and r"\frac{\sqrt{3}}{3}" not in text
 
 
 def test_scaled_scores_that_are_only_r_over_the_root_are_written_s_equals_r_over_root():

@@ -3,6 +3,8 @@ identical repeated, masked entries shown going to −∞ and to a weight of exac
 
 from __future__ import annotations
 
+import sympy as sp
+
 from ..derivation import Derivation, RowSteps
 from ..derivation.orientation import said
 from ..printing.fit import Fit, chain
@@ -11,7 +13,7 @@ from ..printing.measure import width
 from ..printing.printer import approx, math, power_of_e, tau_equation
 from ..words import phrase
 from .blocks import Block, Display, Heading, Label, Step, segments, step
-from .textbook import keyed_sum, logit_sum, product, same_logits
+from .textbook import INLINE_NAME, keyed_sum, logit_sum, product, same_logits
 
 
 def _index(d: Derivation, stage: str, i: int, j: int) -> str:
@@ -104,16 +106,18 @@ def _logits(d: Derivation, i: int, fit: Fit, scaled: bool = False) -> Step:
     tau = d.scalars["tau"]
     rows = []
     names = logit_sum(d).split(" + ") if p.bias is not None else ["S", "M"]  # S + M (+ B)
+    masked = [j for j in range(p.n_k) if shown["L"][i, j] == -sp.oo]
     for j in range(p.n_k):
-        s = " + ".join(_term(shown[name][i, j], k > 0) for k, name in enumerate(names))
-        inner = " + ".join(_index(d, name, i, j) for name in names)
-        if tau == 1:
-            terms = [("=", inner), ("=", s)]
-        else:
-            t = math(tau, slash=True)
-            terms = [("=", rf"\frac{{{inner}}}{{\tau}}"), ("=", rf"\frac{{{s}}}{{{t}}}")]
+        if j in masked and len(masked) > 1:
+            continue  # all of them on one line below: the sentence above shows one going to −∞
+        terms = [("=", t) for t in _logit_terms(d, i, j, names, scaled)]
         terms.append(("=", math(shown["L"][i, j], slash=True)))
         rows.append((_index(d, "L", i, j), terms + _approx(d, "L", i, j)))
+    if len(masked) > 1:  # L_{3,4} = L_{3,5} = (S_{3,j} + (−∞))/τ = −∞
+        hidden = rf"{_over_keys(d, 'S', i)} + (-\infty)"
+        rows.append((" = ".join(_index(d, "L", i, j) for j in masked),
+                     [("=", hidden if tau == 1 else rf"\frac{{{hidden}}}{{{math(tau, slash=True)}}}"),
+                      ("=", r"-\infty")]))
     root = math(d.scalars["root"])
     if scaled:
         words = segments("wk_scaled_logits_one", lang, root=root) if tau == 1 else \
@@ -122,6 +126,21 @@ def _logits(d: Derivation, i: int, fit: Fit, scaled: bool = False) -> Step:
         words = segments("wk_logits_one", lang) if tau == 1 else \
             segments("wk_logits", lang, tau=tau_equation(tau))
     return step(words, _lines(rows, fit))
+
+
+def _logit_terms(d: Derivation, i: int, j: int, names: list[str], scaled: bool) -> list[str]:
+    """L_{i,j}'s formula and its substitution, one fraction deep: (S + M)/τ = (3/√3 + 0)/0.85,
+    S_{i,j} written R_{i,j}/√d_k on the line when scaled (a fraction inside a fraction is not)."""
+    shown, tau = d.display, d.scalars["tau"]
+    parts = [_term(shown[name][i, j], k > 0) for k, name in enumerate(names)]
+    r = shown["R"][i, j]
+    if scaled and tau != 1 and r != 0:
+        parts[0] = f"{_term(r, False) if not isinstance(r, sp.Add) else f'({math(r, slash=True)})'}" \
+            f"/{math(d.scalars['root'])}"
+    inner = " + ".join(_index(d, name, i, j) for name in names)
+    if tau == 1:
+        return [inner, " + ".join(parts)]
+    return [rf"\frac{{{inner}}}{{\tau}}", rf"\frac{{{' + '.join(parts)}}}{{{math(tau, slash=True)}}}"]
 
 
 def _term(x, after: bool) -> str:
@@ -149,26 +168,28 @@ def _softmax(d: Derivation, steps: RowSteps, fit: Fit) -> list[Block]:
     if not more:
         exps.append((lhs, total))
     weights = []
-    for j in range(p.n_k):
-        if j not in steps.readable:
-            weights.append((_index(d, "A", i, j), [("=", rf"0 \quad \text{{{phrase('wk_masked_note', lang)}}}")]))
-            continue
-        z_i = f"Z_{{{i + 1}}}" if not d.sums[i].is_Rational else math(d.sums[i])  # Z_i above
+    hidden = [j for j in range(p.n_k) if j not in steps.readable]
+    named = not d.sums[i].is_Rational  # the row above is 1/Z_i times its exponentials
+    for j in steps.readable:
+        z_i = f"Z_{{{i + 1}}}" if named else math(d.sums[i])  # Z_i above
         terms = [("=", rf"\frac{{e^{{{_index(d, 'L', i, j)}}}}}{{Z_{{{i + 1}}}}}"),
                  ("=", f"{math(E[i, j])}/{z_i}" if E[i, j].is_Integer and
-                  d.sums[i].is_Integer else rf"\frac{{{math(E[i, j])}}}{{{z_i}}}"),
-                 ("=", math(shown["W"][i, j], slash=True)), ("=", math(shown["A"][i, j], slash=True))]
+                  d.sums[i].is_Integer else rf"\frac{{{math(E[i, j])}}}{{{z_i}}}")]
+        if not named:  # over a named Z_i it ends there, as the row above does (not renormalised)
+            terms += [("=", math(shown["W"][i, j], slash=True)), ("=", math(shown["A"][i, j], slash=True))]
         over_z = [terms[0], ("=", rf"\frac{{{math(E[i, j])}}}{{Z_{{{i + 1}}}}}")]
         weights.append((_index(d, "A", i, j), terms + _approx(d, "A", i, j),
                         over_z + _approx(d, "A", i, j)))
+    if hidden:
+        weights.append((" = ".join(_index(d, "A", i, j) for j in hidden),
+                        [("=", rf"0 \quad \text{{{phrase('wk_masked_note', lang)}}}")]))
     blocks: list[Block] = [step(segments("wk_exponentials", lang), _lines(exps, fit, more)),
                            step(segments("wk_weights", lang), _lines(weights, fit))]
     if len(steps.readable) > 1:
         total = " + ".join(math(shown["A"][i, j], slash=True) for j in steps.readable)
-        if not fit.fits(total + " = 1"):  # too wide in full: the same sum over Z_i
-            total = (rf"\sum_j {_over_keys(d, 'A', i)} = \frac{{\sum_j e^{{{_over_keys(d, 'L', i)}}}}}"
-                     rf"{{Z_{{{i + 1}}}}} = \frac{{Z_{{{i + 1}}}}}{{Z_{{{i + 1}}}}}")
-        blocks.append(step(segments("wk_check", lang), _lines([(total, [("=", "1")])], fit)))
+        if named or not Fit(INLINE_NAME).fits(total):  # too wide in full: the same sum over Z_i
+            total = f"\\sum_j {_over_keys(d, 'A', i)} = Z_{{{i + 1}}}/Z_{{{i + 1}}}"
+        blocks.append(step(segments("wk_check", lang, total=f"{total} = 1")))
     outputs = []
     for c in range(p.d_v):
         weighted = rf"V_{{{c + 1},j}} {_over_keys(d, 'A', i)}" if d.columns else \

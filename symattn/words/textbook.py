@@ -168,7 +168,7 @@ TEXTBOOK_PHRASES: dict[str, dict[str, str]] = {
                         "zh": "可读取位置 logits 的指数及其和："},
     "wk_weights": {"en": "Each weight is its exponential divided by the sum:",
                    "zh": "每个权重等于对应指数除以总和："},
-    "wk_check": {"en": "The weights sum to one:", "zh": "权重之和为一："},
+    "wk_check": {"en": "The weights sum to one: ${total}$.", "zh": "权重之和为一：${total}$。"},
     "wk_output": {"en": "The output is the weighted sum of the values:",
                   "zh": "输出是 value 的加权和："},
     "wk_masked_note": {"en": "(masked)", "zh": "（被掩码）"},
