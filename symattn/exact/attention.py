@@ -22,6 +22,7 @@ from ..numeric import LOG10_2, Evaluator
 from ..parse.conventions import SMALLEST_MASK_BIAS
 from .linear import (Exponentiator, LinearForm, add, dot, linear_form, multiply,
                      rational_matmul_t, to_expr)
+from .trig import trig_reduced
 from .sympy_fast import (ONE, Polynomial, add_term, build_sums, collect, immutable_matrix, is_zero_number,
                          plain_unit, python_rational, times_inverse)
 
@@ -207,7 +208,7 @@ def raw_scores(problem: Problem) -> Grid:
         return products[key] if key in products else products.setdefault(key, multiply(a, b))
     if problem.d_k == 1:  # one product per score: share it (forms are never mutated)
         return _shared([[product(q[0], k[0]) for k in k_rows] for q in q_rows])
-    return _shared([[dot(q, k, product) for k in k_rows] for q in q_rows])
+    return _shared([[trig_reduced(dot(q, k, product)) for k in k_rows] for q in q_rows])
 
 
 def _shared(grid: Grid) -> Grid:
