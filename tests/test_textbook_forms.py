@@ -22,7 +22,10 @@ def test_ln_99_is_written_as_given_not_as_its_primes():
 
 def test_logs_of_a_decimal_problem_join_into_one_decimal():
     text = _markdown("tests/corpus/13_osl_applying_attention_weights/problem.toml")
-    assert r"- \ln 10 & \ln 0.7 & - \ln 5" in text
+    assert r"- \ln 10 & \ln 0.7 & - \ln 5 \\" in text
+    # V's 2.0 and 5.0 are written so; the 2 of ln(0.5) = −ln 2 is not one of them
+    assert r"Q = \left[\begin{array}{ccc} - \ln 2 & \ln 0.3 & - \ln 5 \\" in text
+    assert r"\ln 2.0" not in text and r"\ln 5.0" not in text
     assert r"\ln 3 - \ln 5" not in text
 
 

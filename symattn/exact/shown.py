@@ -34,7 +34,10 @@ def shown_form(problem: Problem, limit: int | None = MAX_SHOWN_DIGITS) -> Form:
     form of its inputs, every decimal as long as it is written."""
     if not problem.decimals:
         return _same
-    memo = written(problem) if limit is None else {}
+    if limit is None:
+        texts = written(problem)
+        return lambda value: as_written(value, texts)
+    memo: dict[sp.Basic, sp.Basic] = {}
     return lambda value: decimals_shown(value, memo, limit)
 
 
@@ -42,6 +45,20 @@ def written(problem: Problem) -> dict[sp.Basic, sp.Basic]:
     """The inputs' decimals that end in zeros, as written (1.5440, 2.0): a memo for
     decimals_shown, which shows every other terminating rational by its shortest digits."""
     return {value: signed(text) for value, text in problem.written}
+
+
+def as_written(value: sp.Basic, texts: dict[sp.Basic, sp.Basic]) -> sp.Basic:
+    """An input (or matrix of them) as written: an entry written with trailing zeros keeps
+    them (2.0), any other decimal its shortest digits. Whole entries only: the 2 of
+    ln(0.5) = −ln 2 is not the 2.0 another entry was written as."""
+    memo: dict[sp.Basic, sp.Basic] = {}
+
+    def entry(x: sp.Basic) -> sp.Basic:
+        text = texts.get(x)
+        return text if text is not None else decimals_shown(x, memo, None)
+    if isinstance(value, sp.MatrixBase):
+        return sp.ImmutableMatrix(value.rows, value.cols, [entry(x) for x in value])
+    return entry(value)
 
 
 def _same(value: sp.Basic) -> sp.Basic:
@@ -217,10 +234,10 @@ def shown_stages(trace: Trace, long: frozenset[str] = frozenset()) -> dict[str, 
     if not p.decimals:
         return {}
     memo: dict[sp.Basic, sp.Basic] = {}
-    as_written = written(p)
+    texts = written(p)
     given = ("Q", "K", "V", "M") if p.projections is None else ("M",)
     shown: dict[str, sp.Basic] = {
-        name: decimals_shown(trace.stage(name), as_written, None) if name in given else
+        name: as_written(trace.stage(name), texts) if name in given else
         decimals_shown(trace.stage(name), memo, MAX_SHOWN_DIGITS)
         for name in STAGES if name not in long}
     shown.update(tau=decimals_shown(p.temperature),
