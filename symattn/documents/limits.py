@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..analyses.results import ParameterReport
+from ..derivation import Derivation
 from ..derivation.bias import bias_shown
 from ..printing.entries import equation_lines, side_by_side
 from ..printing.fit import Fit
@@ -10,14 +11,21 @@ from ..printing.printer import decimal_math, math
 from .analysis_layout import title as title_of
 from ..words import phrase
 from .blocks import Block, Display, Heading, Items, Label, Paragraph, segments
+from .setup import setup
+from .textbook import logits, scores
 
 
-def limit_blocks(report: ParameterReport, lang: str, width: float = 345.0) -> list[Block]:
-    """Headings, the two limit matrices, a line per row, then the derivative and its check."""
+def limit_blocks(report: ParameterReport, lang: str, width: float = 345.0,
+                 problem: Derivation | None = None) -> list[Block]:
+    """Headings, the problem as solve states it (its setup, scores and logits, from the
+    derivation given), the two limit matrices, a line per row, then the derivative and its
+    check."""
     p, limits, found = report.trace.problem, report.limits, report.derivative
     fit, text = Fit(width), title_of(p, lang)
     title = (("label", text),) if text else segments("parameters", lang)
-    blocks: list[Block] = [Heading(1, title), Heading(2, segments("limits", lang)),
+    stated = [*setup(problem, fit), *scores(problem, fit), *logits(problem, fit)] \
+        if problem is not None else []
+    blocks: list[Block] = [Heading(1, title), *stated, Heading(2, segments("limits", lang)),
                            Paragraph(segments("limits_rule", lang) if p.mask_bias is None else
                                      segments("limits_mask_bias", lang,
                                               bias=math(bias_shown(p.mask_bias)))),
