@@ -76,8 +76,8 @@ def letters(tmp_path_factory):
 
 
 def test_a_label_reads_as_the_name_it_spells():
-    assert label_names(("u", "t2", "t_3", "ε", "模型", "k1")) == {
-        "u", "t2", "t_2", "t_3", "ε", "epsilon", "模型", "k1", "k_1"}
+    assert label_names(("u", "t2", "t_3", "ε", "Δ", "模型", "k1")) == {
+        "u", "t2", "t_2", "t_3", "ε", "epsilon", "Δ", "Delta", "模型", "k1", "k_1"}
 
 
 def test_no_name_the_derivation_introduces_is_a_token(letters):

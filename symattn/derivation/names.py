@@ -136,7 +136,7 @@ def _generators(trace: Trace, named: set[sp.Expr], taken: set[str]
     arguments = [argument for argument in met if argument not in named]  # in reading order
     split = {argument: argument.as_coeff_Mul() for argument in arguments}
     if any(not c.is_Rational or basis.is_Add for c, basis in split.values()):
-        return {}  # before sorting: SymPy's sort key evaluates every term of a sum
+        return {}  # a sum (e^{1 + a}) or a float coefficient: no one basis to name
     groups: dict[sp.Expr, list[Fraction]] = {}
     for argument in arguments:  # t_1 is the generator a reader meets first (in E, row by row)
         c, basis = split[argument]
@@ -166,12 +166,14 @@ def _generators(trace: Trace, named: set[sp.Expr], taken: set[str]
 
 
 def label_names(labels: tuple[str, ...]) -> set[str]:
-    """The names a token label reads as: "u" as u, "t2" or "t_2" as t_2, "ε" as epsilon (a name the document
-    introduces never equals a token's label, so no reader takes u for the token "u")."""
+    """The names a token label reads as: "u" as u, "t2" or "t_2" as t_2, "ε" as epsilon, "Δ"
+    as Delta (a name the document introduces never equals a token's label, so no reader takes
+    u for the token "u")."""
     found = set(labels)
     for label in labels:
-        if len(label) == 1 and unicodedata.name(label, "").startswith("GREEK "):
-            found.add(unicodedata.name(label).split()[-1].lower())  # "ε" reads as epsilon
+        if len(label) == 1 and (greek := unicodedata.name(label, "")).startswith("GREEK "):
+            letter = greek.split()[-1]  # GREEK SMALL LETTER EPSILON: SymPy's epsilon
+            found.add(letter.lower() if "SMALL" in greek else letter.capitalize())
         if match := re.fullmatch(r"([A-Za-z])_?\{?(\d+)\}?", label):
             found.add(f"{match.group(1)}_{int(match.group(2))}")
     return found
