@@ -18,7 +18,7 @@ from symattn.exact.attention import attend
 from symattn.parse.spec import load_problem
 
 LETTERS = """title = "Tokens named by single letters"
-tokens = ["a", "p", "q", "t"]
+tokens = ["a", "p", "c", "t"]
 
 [input]
 Q = [[1, 0], [0, 1], [1, 1], [1, 0]]
@@ -31,8 +31,9 @@ mask = "causal"
 [gradient]
 loss = "sum"
 """
-"""Four tokens called as the derivation would name a logit (a), weights (p, q) and a generator
-(t): before, the generator e^{√2/2} was named t, the third token's own letter."""
+"""Four tokens called as the derivation would name a logit (a), a weight (p), a generator (t) and
+as limits names its differences (c): before, the generator e^{√2/2} was named t, the fourth
+token's own letter, limits wrote c and nonunique its step t."""
 SWEEP = """title = "A turning query against keys named by letters"
 tokens = ["t"]
 key_tokens = ["u", "t_1"]
@@ -104,9 +105,11 @@ def test_no_document_names_a_thing_after_a_token(letters, lang, to):
     texts = {(verb, p.stem): _run(verb, p, "--format", to, "--lang", lang) for verb, p in runs}
     for (verb, stem), text in texts.items():
         defined = {name.replace("{", "").replace("}", "") for name in DEFINED.findall(text)}
-        labels = {"a", "p", "q", "t"} if stem == "letters" else {"t", "u", "t_1"}
+        labels = {"a", "p", "c", "t"} if stem == "letters" else {"t", "u", "t_1"}
         assert not defined & labels, (verb, stem, defined)
     assert r"u = e^{\sqrt{2}/2} \approx 2.0281" in texts[("solve", "letters")]
+    assert r"g = (S + M)_{ir} - (S + M)_{ij}" in texts[("limits", "letters")]
+    assert r"w(u) = a + u\,n_1" in texts[("nonunique", "letters")]
     assert r"w_{1} = e^{\cos{\left(\theta \right)}/\tau}" in texts[("solve", "sweep")]
     assert r"w_{2} = e^{\sin{\left(\theta \right)}/\tau}" in texts[("solve", "sweep")]
 

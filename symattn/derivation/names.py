@@ -14,7 +14,7 @@ from math import gcd, lcm
 import sympy as sp
 
 from ..exact.shown import decimal
-from ..model import ShownDecimal, Trace
+from ..model import Problem, ShownDecimal, Trace
 from .approx import Approx
 from .bias import EPSILON_LETTERS, bias_shown, small_factor, small_parts
 
@@ -177,6 +177,14 @@ def label_names(labels: tuple[str, ...]) -> set[str]:
         if match := re.fullmatch(r"([A-Za-z])_?\{?(\d+)\}?", label):
             found.add(f"{match.group(1)}_{int(match.group(2))}")
     return found
+
+
+def free_letter(letters: tuple[str, ...], problem: Problem) -> str:
+    """The first of the letters that is no token's label, symbol or reserved letter: the letter
+    an analysis writes for its own quantity (limits' difference c, nonunique's step t)."""
+    taken = label_names(problem.row_labels + problem.column_labels) | RESERVED | {
+        s.name for s in problem.symbols}
+    return fresh(letters, taken, commit=False)
 
 
 def fresh(letters: tuple[str, ...], taken: set[str], commit: bool = True) -> str:

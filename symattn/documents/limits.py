@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..analyses.results import ParameterReport
 from ..derivation import Derivation
 from ..derivation.bias import bias_shown
+from ..derivation.names import free_letter
 from ..printing.entries import equation_lines, side_by_side
 from ..printing.fit import Fit
 from ..printing.printer import decimal_math, math
@@ -41,7 +42,8 @@ def limit_blocks(report: ParameterReport, lang: str, width: float = 345.0,
                         total=len(r.readable)) for r in limits.rows]
     blocks.append(Items(tuple(items)))
     blocks.append(Paragraph(segments("limits_signs" if limits.by_signs else "limits_proved"
-                                     if limits.proved else "limits_unproved", lang)))
+                                     if limits.proved else "limits_unproved", lang,
+                                     c=free_letter(("c", "g", "b"), p))))
     symbol = r"\tau" if found.name == "tau" else math(next(s for s in p.symbols if s.name == found.name))
     decimals = [[decimal_math(x) for x in row] for row in report.decimals] \
         if report.decimals else None
