@@ -193,11 +193,12 @@ EMPTY = (", ,", "with , gives", "记，得", "，，", "、、", "（）")
 """What a phrase with an empty value leaves behind."""
 
 
-def _analysis(capsys, argv: list[str], lang: str, kind: str) -> str:
+def _analysis(capsys, argv: list[str], lang: str, kind: str, to: str = "latex") -> str:
     """The standalone article, or a book holding the fragment as a numbered section with labels
-    and only the --preamble lines, as _document does for solve."""
+    and only the --preamble lines, as _document does for solve (to: latex, or markdown for the
+    article alone)."""
     def run(*extra: str) -> str:
-        assert cli.main([*argv, "--format", "latex", "--lang", lang, *extra]) == 0
+        assert cli.main([*argv, "--format", to, "--lang", lang, *extra]) == 0
         return capsys.readouterr().out
     if kind == "article":
         return run("--standalone")
@@ -274,3 +275,44 @@ def test_limits_count_their_keys_in_words_and_name_nothing_unused(analysed):
     _, _, zh = analysed[("limits-05", "zh", "article")]
     assert "第 5 行：最大 logit 只在 分配，低温极限下它得到全部权重 1；高温极限下该行可读取的 5 个 key 各得 " \
         r"\(1/5\)。" in zh
+
+
+CJK = r"[\u3400-\u9fff\u3000-\u303f\uff00-\uffef]"
+MATH = re.compile(r"\\\[.*?\\\]|\\\(.*?\\\)|\$\$.*?\$\$|\$.*?\$|"
+                  r"\\begin\{(align|gather|array|tikzpicture|axis)\*?\}.*?\\end\{\1\*?\}", re.S)
+ASCII_BY_CHINESE = re.compile(rf"(?<={CJK}) ?[,;:.()!?]|[,;:()!?] ?(?={CJK})|[,;] (?=[A-Za-z])")
+"""An ASCII comma, semicolon, colon, full stop or parenthesis just after or before Chinese text,
+or an English list's ", " (math, a TikZ picture and command names taken out first)."""
+NOT_THE_TERMS = ("各行之和", "各列之和", "其和为", "查询", "键（", "值（", "行为查询")
+"""The sums of the exponentials are 指数之和, the weights' row sums 权重之和 (both were 各行之和);
+Q, K and V are query, key and value, as the seed lessons write them (查询/键/值 in one place)."""
+
+
+def _prose(text: str) -> str:
+    """The text a reader reads: no math, commands or comment (Markdown's is for tools)."""
+    text = re.sub(r"<!--.*?-->", " ", MATH.sub(" M ", text), flags=re.S)
+    return re.sub(r"\\[a-zA-Z]+\*?(\[[^\]]*\])?", " ", text)
+
+
+def test_every_chinese_document_keeps_its_terms_and_full_width_punctuation(capsys, tmp_path):
+    """Every document kind (solve, gradient, limits, sweep, nonunique, mistakes) of every worked
+    example that takes it, and a problem set, in Chinese LaTeX and Markdown: no ASCII
+    punctuation beside Chinese text outside math, one term for each sum and Q/K/V named as the
+    seeds name them (example 09's gradient check wrote "（符号取 theta = 3/7, tau = 5/7）")."""
+    write_problems([p for k in SET_KINDS if k != "multihead"
+                    for p in generate(Settings(kind=k), 1, seed=11)], tmp_path)
+    argvs = [[verb, str(path)] + (["--loss", "sum"] if verb == "gradient" else [])
+             for path in sorted(EXAMPLES.glob("*/problem.toml"))
+             for verb in ("solve", "gradient", "limits", "sweep", "nonunique", "mistakes")]
+    texts = {}
+    for argv, to in itertools.product(argvs + [["problemset", str(tmp_path)]], ("latex", "markdown")):
+        try:
+            texts[(*argv[:2], to)] = _analysis(capsys, argv, "zh", "article", to)
+        except AssertionError:  # a kind the verb refuses (exit 2, one sentence on stderr)
+            assert "error:" in capsys.readouterr().err
+    assert len(texts) == 2 * 62
+    for key, text in texts.items():
+        prose = _prose(text)
+        found = [prose[max(0, m.start() - 20):m.end() + 20] for m in ASCII_BY_CHINESE.finditer(prose)]
+        assert found == [], key
+        assert [term for term in NOT_THE_TERMS if term in text] == [], key

@@ -13,7 +13,9 @@ from ..analyses.parameters import parameter_report
 from ..analyses.sweep import sweep
 from ..errors import InputError
 from ..exact.attention import attend
+from ..derivation import Derivation
 from ..jobs import Settings, refuse_kind, settle
+from ..jobs.writing import derivation
 from ..model import Problem, Upstream
 from ..targets.gradient import render_gradient
 from ..targets.limits import render_limits
@@ -68,5 +70,8 @@ def _nonunique(problem: Problem, args: argparse.Namespace, s: Settings) -> tuple
 
 def _limits(problem: Problem, args: argparse.Namespace, s: Settings) -> tuple[str, int]:
     """Temperature limits and ∂A/∂x, as text or as a derivation."""
-    report = parameter_report(attend(problem), args.derivative)
-    return render_limits(report, s.to, s.lang, page=s.page()), EXIT_OK
+    trace = attend(problem)
+    report = parameter_report(trace, args.derivative)
+    stated = derivation(trace, s) if s.to != "text" else None  # the problem in solve's words
+    assert stated is None or isinstance(stated, Derivation)  # a single-head trace
+    return render_limits(report, s.to, s.lang, page=s.page(), problem=stated), EXIT_OK

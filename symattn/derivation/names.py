@@ -4,6 +4,8 @@ each a letter no other thing in the document uses."""
 from __future__ import annotations
 
 import itertools
+import re
+import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
@@ -12,7 +14,7 @@ from math import gcd, lcm
 import sympy as sp
 
 from ..exact.shown import decimal
-from ..model import ShownDecimal, Trace
+from ..model import Problem, ShownDecimal, Trace
 from .approx import Approx
 from .bias import EPSILON_LETTERS, bias_shown, small_factor, small_parts
 
@@ -51,6 +53,7 @@ def choose_names(trace: Trace, taken: set[str]) -> Naming:
     repeat, with the other weights of their rows (p, q, ...). Names are added to taken."""
     taken.update(s.name for s in trace.problem.symbols)
     taken.update(RESERVED)
+    taken.update(label_names(trace.problem.row_labels + trace.problem.column_labels))
     names: list[Name] = []
     inner: dict[sp.Expr, sp.Expr] = {}
     logits = {x for x in trace.L if not x.is_Atom and not x.is_Rational  # -∞ is an atom
@@ -106,20 +109,21 @@ def _weights(trace: Trace, inner: dict[sp.Expr, sp.Expr], taken: set[str], names
     return whole
 
 
-def _exp_arguments(values: list[sp.Expr]) -> set[sp.Expr]:
-    """The argument of every exp in the values (what atoms(exp) finds), each shared
-    subexpression (a row's sum) walked once."""
+def _exp_arguments(values: list[sp.Expr]) -> dict[sp.Expr, None]:
+    """The argument of every exp in the values (what atoms(exp) finds), in the order a reader
+    meets them (the values in order, each walked depth first), each shared subexpression (a
+    row's sum) walked once."""
     seen: set[sp.Basic] = set()
-    found: set[sp.Expr] = set()
-    stack = list(values)
+    found: dict[sp.Expr, None] = {}
+    stack = list(reversed(values))
     while stack:
         x = stack.pop()
         if x in seen:
             continue
         seen.add(x)
         if isinstance(x, sp.exp):
-            found.add(x.args[0])
-        stack.extend(x.args)
+            found.setdefault(x.args[0])
+        stack.extend(reversed(x.args))
     return found
 
 
@@ -127,13 +131,14 @@ def _generators(trace: Trace, named: set[sp.Expr], taken: set[str]
                 ) -> dict[sp.Symbol, tuple[sp.Expr, list[int]]]:
     """One generator t = exp(g·b) per basis b when every exp argument is a rational multiple;
     none for a basis with a logarithm (e^{ln 2/t} is written 2^{1/t})."""
-    arguments = _exp_arguments([x for m in (trace.A, trace.O, trace.E) for row in m.tolist()
-                                for x in row]) - named
+    met = _exp_arguments([x for m in (trace.E, trace.A, trace.O) for row in m.tolist()
+                          for x in row])
+    arguments = [argument for argument in met if argument not in named]  # in reading order
     split = {argument: argument.as_coeff_Mul() for argument in arguments}
     if any(not c.is_Rational or basis.is_Add for c, basis in split.values()):
-        return {}  # before sorting: SymPy's sort key evaluates every term of a sum
+        return {}  # a sum (e^{1 + a}) or a float coefficient: no one basis to name
     groups: dict[sp.Expr, list[Fraction]] = {}
-    for argument in sorted(arguments, key=sp.default_sort_key):
+    for argument in arguments:  # t_1 is the generator a reader meets first (in E, row by row)
         c, basis = split[argument]
         groups.setdefault(basis, []).append(Fraction(int(c.p), int(c.q)))
     groups = {b: c for b, c in groups.items() if not b.has(sp.log)}
@@ -158,6 +163,28 @@ def _generators(trace: Trace, named: set[sp.Expr], taken: set[str]
         out[sp.Symbol(symbol, positive=True)] = (value, powers)
         taken.add(symbol)
     return out
+
+
+def label_names(labels: tuple[str, ...]) -> set[str]:
+    """The names a token label reads as: "u" as u, "t2" or "t_2" as t_2, "ε" as epsilon, "Δ"
+    as Delta (a name the document introduces never equals a token's label, so no reader takes
+    u for the token "u")."""
+    found = set(labels)
+    for label in labels:
+        if len(label) == 1 and (greek := unicodedata.name(label, "")).startswith("GREEK "):
+            letter = greek.split()[-1]  # GREEK SMALL LETTER EPSILON: SymPy's epsilon
+            found.add(letter.lower() if "SMALL" in greek else letter.capitalize())
+        if match := re.fullmatch(r"([A-Za-z])_?\{?(\d+)\}?", label):
+            found.add(f"{match.group(1)}_{int(match.group(2))}")
+    return found
+
+
+def free_letter(letters: tuple[str, ...], problem: Problem) -> str:
+    """The first of the letters that is no token's label, symbol or reserved letter: the letter
+    an analysis writes for its own quantity (limits' difference c, nonunique's step t)."""
+    taken = label_names(problem.row_labels + problem.column_labels) | RESERVED | {
+        s.name for s in problem.symbols}
+    return fresh(letters, taken, commit=False)
 
 
 def fresh(letters: tuple[str, ...], taken: set[str], commit: bool = True) -> str:

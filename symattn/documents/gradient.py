@@ -10,7 +10,8 @@ from ..printing.fit import Fit, chain
 from ..printing.matrices import cells
 from ..printing.printer import decimal_math, math, matrix
 from .analysis_layout import subtitle
-from .blocks import Block, Display, Heading, Label, Paragraph, segments
+from .blocks import Block, Display, Heading, Label, Paragraph, fill, segments
+from .setup import listing
 
 WIDE = 6  # a Jacobian wider than this is not written out
 
@@ -140,7 +141,9 @@ def _projection_blocks(g: Gradients, lang: str, fit: Fit) -> list[Block]:
 def _check_words(check: GradientCheck, lang: str):
     if not check.passed:
         return segments("grad_check_failed", lang, where=check.where, difference=check.difference)
-    at = ", ".join(f"{s.name} = {v}" for s, v in check.values)
-    at = segments("grad_symbols_at", lang, values=at)[0][1] if at else ""
-    return segments("grad_checked", lang, digits=check.digits, count=check.compared,
-                    difference=check.difference, at=at)
+    words = segments("grad_checked", lang, digits=check.digits, count=check.compared,
+                     difference=check.difference, at="\x00")
+    points = listing([(("math", f"{math(s)} = {math(v, slash=True)}"),) for s, v in check.values],
+                     lang)  # θ = 3/7 and τ = 5/7, 、 between them in Chinese
+    return fill(words, fill(segments("grad_symbols_at", lang, values="\x00"), points)
+                if points else ())

@@ -3,21 +3,30 @@
 from __future__ import annotations
 
 from ..analyses.results import ParameterReport
+from ..derivation import Derivation
 from ..derivation.bias import bias_shown
+from ..derivation.names import free_letter
 from ..printing.entries import equation_lines, side_by_side
 from ..printing.fit import Fit
 from ..printing.printer import decimal_math, math
 from .analysis_layout import title as title_of
 from ..words import phrase
 from .blocks import Block, Display, Heading, Items, Label, Paragraph, segments
+from .setup import setup
+from .textbook import logits, scores
 
 
-def limit_blocks(report: ParameterReport, lang: str, width: float = 345.0) -> list[Block]:
-    """Headings, the two limit matrices, a line per row, then the derivative and its check."""
+def limit_blocks(report: ParameterReport, lang: str, width: float = 345.0,
+                 problem: Derivation | None = None) -> list[Block]:
+    """Headings, the problem as solve states it (its setup, scores and logits, from the
+    derivation given), the two limit matrices, a line per row, then the derivative and its
+    check."""
     p, limits, found = report.trace.problem, report.limits, report.derivative
     fit, text = Fit(width), title_of(p, lang)
     title = (("label", text),) if text else segments("parameters", lang)
-    blocks: list[Block] = [Heading(1, title), Heading(2, segments("limits", lang)),
+    stated = [*setup(problem, fit), *scores(problem, fit), *logits(problem, fit)] \
+        if problem is not None else []
+    blocks: list[Block] = [Heading(1, title), *stated, Heading(2, segments("limits", lang)),
                            Paragraph(segments("limits_rule", lang) if p.mask_bias is None else
                                      segments("limits_mask_bias", lang,
                                               bias=math(bias_shown(p.mask_bias)))),
@@ -33,7 +42,8 @@ def limit_blocks(report: ParameterReport, lang: str, width: float = 345.0) -> li
                         total=len(r.readable)) for r in limits.rows]
     blocks.append(Items(tuple(items)))
     blocks.append(Paragraph(segments("limits_signs" if limits.by_signs else "limits_proved"
-                                     if limits.proved else "limits_unproved", lang)))
+                                     if limits.proved else "limits_unproved", lang,
+                                     c=free_letter(("c", "g", "b"), p))))
     symbol = r"\tau" if found.name == "tau" else math(next(s for s in p.symbols if s.name == found.name))
     decimals = [[decimal_math(x) for x in row] for row in report.decimals] \
         if report.decimals else None

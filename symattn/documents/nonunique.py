@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..analyses.results import NonUniqueness, RowSet
+from ..derivation.names import free_letter
 from ..printing.entries import entry_lines, fits, vector_lines
 from ..printing.measure import width
 from ..printing.fit import Fit, chain
@@ -61,12 +62,13 @@ def row_blocks(nu: NonUniqueness, rs: RowSet, lang: str, fit: Fit = ARTICLE) -> 
                           for line in vector_lines(f"n_{{{k + 1}}}", list(n), fit)))]
     if rs.segment is not None:
         t0, t1 = rs.segment
-        lines = [rf"{math(t0)} \le t \le {math(t1)} \qquad ({d['segment'][0]} \le t \le "
+        t = free_letter(("t", "u", "z"), nu.trace.problem)  # the step, no token's label
+        lines = [rf"{math(t0)} \le {t} \le {math(t1)} \qquad ({d['segment'][0]} \le {t} \le "
                  rf"{d['segment'][1]})"]
         if not fits(lines, fit):
-            lines = [rf"t &\ge {math(t0)}", rf"t &\le {math(t1)}",
-                     rf"&\bigl({d['segment'][0]} \le t \le {d['segment'][1]}\bigr)"]
-        out += [Paragraph(segments("nu_segment", lang)), Display(tuple(lines))]
+            lines = [rf"{t} &\ge {math(t0)}", rf"{t} &\le {math(t1)}",
+                     rf"&\bigl({d['segment'][0]} \le {t} \le {d['segment'][1]}\bigr)"]
+        out += [Paragraph(segments("nu_segment", lang, t=t)), Display(tuple(lines))]
     intro = segments("nu_vertices", lang, count=len(rs.vertices)) if rs.complete \
         else segments("nu_ends", lang)
     out += [Paragraph(intro), Display(tuple(

@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 from ..analyses.results import ParameterReport
+from ..derivation import Derivation
 from ..documents.limits import limit_blocks
 from .emit import ARTICLE, Page, render_page, wide_labels
 
 
 def render_limits(report: ParameterReport, to: str, lang: str = "en", *,
-                  page: Page = ARTICLE) -> str:
+                  page: Page = ARTICLE, problem: Derivation | None = None) -> str:
     """The limits as "text", or "latex" (fragment, document or preamble) or "markdown", laid
-    out as the page says."""
+    out as the page says; problem: the derivation whose setup, scores and logits state the
+    problem first, in solve's words."""
     if to == "text":
         return limits_text(report)
-    blocks = limit_blocks(report, lang, page.width)
+    blocks = limit_blocks(report, lang, page.width, problem)
     return render_page(blocks, to, lang, wide_labels(report.trace.problem), page)
 
 

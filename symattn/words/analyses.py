@@ -73,9 +73,9 @@ ANALYSIS_PHRASES: dict[str, dict[str, str]] = {
                             "沿任一零空间方向移动一小步仍在单纯形上：权重不唯一，给出同一输出的"
                             "权重集合维数为 {dim}。"},
     "nu_null": {"en": "A basis of the null space:", "zh": "零空间的一组基："},
-    "nu_segment": {"en": "Along the first direction, every entry of $w(t) = a + t\\,n_1$ is "
+    "nu_segment": {"en": "Along the first direction, every entry of $w({t}) = a + {t}\\,n_1$ is "
                          "non-negative exactly for",
-                   "zh": "沿第一个方向，$w(t) = a + t\\,n_1$ 的各分量非负当且仅当"},
+                   "zh": "沿第一个方向，$w({t}) = a + {t}\\,n_1$ 的各分量非负当且仅当"},
     "nu_vertices": {"en": "The set is the convex hull of these {count} vertices (each gives the "
                           "same output):",
                     "zh": "该集合是以下 {count} 个顶点的凸包（每个顶点给出同一输出）："},

@@ -50,16 +50,16 @@ COLUMN_PHRASES: dict[str, dict[str, str]] = {
     "tb_exponentiate_columns": {"en": "Exponentiating each column", "zh": "逐列取指数"},
     "tb_exponentiate_one_columns": {"en": "Exponentiating the column", "zh": "对该列取指数"},
     "tb_sums_columns": {"en": "with sums {sums}; dividing each column by its sum",
-                        "zh": "各列之和分别为 {sums}，逐列归一化"},
+                        "zh": "各列指数之和分别为 {sums}，逐列归一化"},
     "tb_sums_one_columns": {"en": "with sum {sums}; dividing the column by its sum",
-                            "zh": "其和为 {sums}，除以该和归一化"},
-    "tb_sums_display_columns": {"en": "Their sums are", "zh": "各列之和为"},
+                            "zh": "指数之和为 {sums}，除以该和归一化"},
+    "tb_sums_display_columns": {"en": "Their sums are", "zh": "各列指数之和为"},
     "tb_normalise_columns": {"en": "Dividing each column by its sum", "zh": "逐列归一化"},
     "tb_normalise_one_columns": {"en": "Dividing the column by its sum", "zh": "除以该和归一化"},
-    "tb_row_sums_columns": {"en": "The columns sum to 1: {sums}", "zh": "各列之和分别是 {sums}"},
-    "tb_row_sums_one_columns": {"en": "The column sums to 1: {sums}", "zh": "该列之和为 {sums}"},
-    "tb_rows_exact_columns": {"en": "Every column sums to exactly 1", "zh": "每一列之和都精确为 1"},
-    "tb_rows_exact_one_columns": {"en": "The column sums to exactly 1", "zh": "该列之和精确为 1"},
+    "tb_row_sums_columns": {"en": "The columns sum to 1: {sums}", "zh": "各列权重之和分别是 {sums}"},
+    "tb_row_sums_one_columns": {"en": "The column sums to 1: {sums}", "zh": "该列权重之和为 {sums}"},
+    "tb_rows_exact_columns": {"en": "Every column sums to exactly 1", "zh": "每一列权重之和都精确为 1"},
+    "tb_rows_exact_one_columns": {"en": "The column sums to exactly 1", "zh": "该列权重之和精确为 1"},
     "tb_shape_columns": {"en": "$V$ is ${d_v} \\times {n_k}$ and $A$ is ${n_k} \\times {n_q}$, so "
                                "$O$ is ${d_v} \\times {n_q}$.",
                          "zh": "$V$ 为 ${d_v} \\times {n_k}$、$A$ 为 ${n_k} \\times {n_q}$，故 $O$ 为 "
@@ -139,7 +139,7 @@ COLUMN_PHRASES: dict[str, dict[str, str]] = {
                                           "value 的任何加权平均之内"},
     "formula_mask_after_softmax_columns": {
         "en": "A'_ij = softmax(L without M)_ij where readable, else 0; columns no longer sum to 1",
-        "zh": "A'_ij = 不加 M 的 softmax(L)_ij，被屏蔽处置 0；各列之和不再为 1"},
+        "zh": "A'_ij = 不加 M 的 softmax(L)_ij，被屏蔽处置 0；各列权重之和不再为 1"},
     "formula_swap_kv_columns": {"en": "R' = Vᵀ Q, O' = K A'", "zh": "R' = Vᵀ Q，O' = K A'"},
     "formula_sum_normalised_columns": {
         "en": "A'_ij = L_ij / Σ_r L_rj over the readable keys (no exp)",

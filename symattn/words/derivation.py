@@ -5,9 +5,9 @@ from __future__ import annotations
 DERIVATION_PHRASES: dict[str, dict[str, str]] = {
     "derivation": {"en": "Derivation", "zh": "推导过程"},
     "inputs": {"en": "Inputs", "zh": "输入"},
-    "queries": {"en": "Queries", "zh": "查询（query）"},
-    "keys": {"en": "Keys", "zh": "键（key）"},
-    "values": {"en": "Values", "zh": "值（value）"},
+    "queries": {"en": "Queries", "zh": "query"},
+    "keys": {"en": "Keys", "zh": "key"},
+    "values": {"en": "Values", "zh": "value"},
     "row_labels": {"en": "Rows (queries): {labels}.", "zh": "行（query）：{labels}。"},
     "column_labels": {"en": "Columns (keys): {labels}.", "zh": "列（key）：{labels}。"},
     "scale_none": {"en": "Scale: none ($s = 1$).", "zh": "不缩放（$s = 1$）。"},
@@ -54,7 +54,7 @@ DERIVATION_PHRASES: dict[str, dict[str, str]] = {
                 "zh": "本题直接给出 logits $L$ 与 value 矩阵 $V$：从这里开始做 softmax。"},
     "shapes_title": {"en": "Shapes", "zh": "形状"},
     "shapes_inputs": {"en": "Queries $Q$: ${q}$; keys $K$: ${k}$; values $V$: ${v}$.",
-                      "zh": "查询 $Q$：${q}$；键 $K$：${k}$；值 $V$：${v}$。"},
+                      "zh": "query $Q$：${q}$；key $K$：${k}$；value $V$：${v}$。"},
     "shapes_batch": {"en": "A batch of ${b}$ problems: every stage has the batch axis in front.",
                      "zh": "一批 ${b}$ 个样本：每个阶段的形状前面都多一个批次维。"},
     "shapes_heads": {"en": "${h}$ heads: each works on $d_k / h = {dk}$ and $d_v / h = {dv}$ "

@@ -23,7 +23,7 @@ MISTAKE_FORMULAS = {
                          "zh": "S' = R（未除以 √d_k），L' = (S' + M)/τ"},
     "formula_mask_after_softmax": {
         "en": "A'_ij = softmax(L without M)_ij where readable, else 0; rows no longer sum to 1",
-        "zh": "A'_ij = 不加 M 的 softmax(L)_ij，被屏蔽处置 0；各行之和不再为 1"},
+        "zh": "A'_ij = 不加 M 的 softmax(L)_ij，被屏蔽处置 0；各行权重之和不再为 1"},
     "formula_no_causal_mask": {"en": "L' = (S + M')/τ with no causal entries in M'",
                                "zh": "L' = (S + M')/τ，M' 不含因果掩码"},
     "formula_mask_after_tau": {"en": "L' = S/τ + M instead of (S + M)/τ",

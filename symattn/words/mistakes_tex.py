@@ -28,11 +28,11 @@ MISTAKE_TEX: dict[str, dict[str, str]] = {
     "tex_formula_mask_after_softmax": {
         "en": "$A'_{{ij}}$ is the softmax of $L$ without $M$ where the entry is readable, else "
               "0; the rows no longer sum to 1.",
-        "zh": "可读取处 $A'_{{ij}}$ 取不加 $M$ 的 softmax，被屏蔽处置 0；各行之和不再为 1。"},
+        "zh": "可读取处 $A'_{{ij}}$ 取不加 $M$ 的 softmax，被屏蔽处置 0；各行权重之和不再为 1。"},
     "tex_formula_mask_after_softmax_columns": {
         "en": "$A'_{{ij}}$ is the softmax of $L$ without $M$ where the entry is readable, else "
               "0; the columns no longer sum to 1.",
-        "zh": "可读取处 $A'_{{ij}}$ 取不加 $M$ 的 softmax，被屏蔽处置 0；各列之和不再为 1。"},
+        "zh": "可读取处 $A'_{{ij}}$ 取不加 $M$ 的 softmax，被屏蔽处置 0；各列权重之和不再为 1。"},
     "tex_formula_no_causal_mask": {"en": "$L' = (S + M')/\\tau$, with no causal entries in $M'$.",
                                    "zh": "$L' = (S + M')/\\tau$，$M'$ 不含因果掩码。"},
     "tex_formula_mask_after_tau": {"en": "$L' = S/\\tau + M$ instead of $(S + M)/\\tau$.",

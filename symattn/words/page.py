@@ -267,7 +267,7 @@ PAGE_PHRASES: dict[str, dict[str, str] | Same] = {
     "edit_none": {"en": "The problem's own inputs.", "zh": "题目原本的输入。"},
     "edit_undo": {"en": "Undo edits", "zh": "撤销修改"},
     "edit_skip": {"en": "Skip the editor", "zh": "跳过编辑器"},
-    "heat_corner": {"en": "query row, key column", "zh": "行为查询，列为键"},  # read aloud only
+    "heat_corner": {"en": "query row, key column", "zh": "行为 query，列为 key"},  # read aloud only
     "table_corner": {"en": "row, column", "zh": "行，列"},  # read aloud only
     "edit_note": {"en": "Edited entries: {count}. R, S, L, A and O are float64 values "
                         "computed in this page (marked ≈). The exact derivation and its checks are "

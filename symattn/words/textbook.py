@@ -83,16 +83,16 @@ TEXTBOOK_PHRASES: dict[str, dict[str, str]] = {
     "tb_minus_infinity": {"en": " ($e^{{-\\infty}} = 0$)", "zh": "（$e^{{-\\infty}} = 0$）"},
     "tb_gives": {"en": " gives", "zh": "得到"},
     "tb_sums": {"en": "with sums {sums}; dividing each row by its sum",
-                "zh": "各行之和分别为 {sums}，逐行归一化"},
+                "zh": "各行指数之和分别为 {sums}，逐行归一化"},
     "tb_sums_one": {"en": "with sum {sums}; dividing the row by its sum",
-                    "zh": "其和为 {sums}，除以该和归一化"},
+                    "zh": "指数之和为 {sums}，除以该和归一化"},
     "tb_gives_weights": {"en": " gives", "zh": "得到"},
-    "tb_sums_display": {"en": "Their sums are", "zh": "各行之和为"},
-    "tb_sums_display_one": {"en": "Its sum is", "zh": "其和为"},
+    "tb_sums_display": {"en": "Their sums are", "zh": "各行指数之和为"},
+    "tb_sums_display_one": {"en": "Its sum is", "zh": "指数之和为"},
     "tb_normalise": {"en": "Dividing each row by its sum", "zh": "逐行归一化"},
     "tb_normalise_one": {"en": "Dividing the row by its sum", "zh": "除以该和归一化"},
-    "tb_row_sums": {"en": "The rows sum to 1: {sums}", "zh": "各行之和分别是 {sums}"},
-    "tb_row_sums_one": {"en": "The row sums to 1: {sums}", "zh": "该行之和为 {sums}"},
+    "tb_row_sums": {"en": "The rows sum to 1: {sums}", "zh": "各行权重之和分别是 {sums}"},
+    "tb_row_sums_one": {"en": "The row sums to 1: {sums}", "zh": "该行权重之和为 {sums}"},
     "tb_rounded": {"en": "The exact values from here on have more digits than a line holds (their "
                          "decimals do not end within 15 digits): each is written to {places} places, "
                          "marked $\\approx$. The exact values are kept; the checks below are made "
@@ -100,8 +100,8 @@ TEXTBOOK_PHRASES: dict[str, dict[str, str]] = {
                    "zh": "以下各值的精确形式位数太多，一行写不下（其小数在 15 位以内不终止）："
                          "每个值保留 {places} 位小数，记作 $\\approx$。精确值仍然保留，下面的检验"
                          "都基于精确值。"},
-    "tb_rows_exact": {"en": "Every row sums to exactly 1", "zh": "每一行之和都精确为 1"},
-    "tb_rows_exact_one": {"en": "The row sums to exactly 1", "zh": "该行之和精确为 1"},
+    "tb_rows_exact": {"en": "Every row sums to exactly 1", "zh": "每一行权重之和都精确为 1"},
+    "tb_rows_exact_one": {"en": "The row sums to exactly 1", "zh": "该行权重之和精确为 1"},
     "tb_masked_zero": {"en": "; every masked weight is exactly 0.",
                        "zh": "，所有被掩码位置的权重恰为零。"},
     "tb_output": {"en": "The output is", "zh": "输出为"},
