@@ -100,3 +100,41 @@ def test_radicals_keep_the_value():
     for given in cases:
         assert sp.expand(radicals(given) - given) == 0
         assert abs((radicals(given) - given).evalf(60)) < sp.Float("1e-50")
+
+
+def _forms(name: str, to: str, lang: str, detail: str = "textbook") -> str:
+    return render(attend(load_problem(FORMS / f"{name}.toml")), to=to, lang=lang, detail=detail)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("to", ["latex", "markdown"])
+def test_an_exact_one_of_named_weights_is_1_not_2p_plus_q(to, lang):
+    text = _forms("ones", to, lang)
+    assert (r"= \left[\begin{array}{cc} 1 & 1 \\ 1 & 1 \end{array}\right]") in text
+    assert "2 p + q" not in text
+    full = _forms("ones", to, lang, "full")
+    assert r"O_{1,1} &= \sum_j A_{1,j} V_{j,1} = p \cdot 1 + p \cdot 1 + q \cdot 1 = 1 \\" in full
+    assert r"O_{1,2} &= \sum_j A_{1,j} V_{j,2} = p \cdot 2 + p \cdot 0 + q \cdot 1 = 1" in full
+    trace = attend(load_problem(FORMS / "ones.toml"))
+    assert derive(trace, check(trace)).display["O"] == trace.O == sp.ones(2, 2)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("to", ["latex", "markdown"])
+def test_ones_and_zeros_of_five_named_weights(to, lang):
+    text = _forms("ones_and_zeros", to, lang)
+    assert r"= \left[\begin{array}{cc} 1 & 0 \\ 1 & 0 \\ 1 & 0 \end{array}\right]" in text
+    assert "2 p + 2 q + r" not in text
+    full = _forms("ones_and_zeros", to, lang, "full")
+    assert r"q \cdot 1 + r \cdot 1 = 1 \\" in full
+    assert r"q \cdot 2 + q \cdot \left(-2\right) + r \cdot 0 = 0" in full
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("to", ["latex", "markdown"])
+def test_a_symbolic_output_over_its_own_sum_is_said_to_be_1(to, lang):
+    full = _forms("ones_symbolic", to, lang, "full")
+    assert (r"O_{1,1} &= \sum_j A_{1,j} V_{j,1} = \frac{e^{\sin{\left(\theta \right)}/\tau} "
+            r"e^{\cos{\left(\theta \right)}/\tau} + e^{\sin{\left(\theta \right)}/\tau} + "
+            r"e^{\cos{\left(\theta \right)}/\tau}}{Z_{1}} = 1 \\") in full
+    assert r"p \cdot 1 + p \cdot 1 + q \cdot 1 = 1 \\" in full  # row 2, named

@@ -196,7 +196,9 @@ def _display(trace: Trace, inner: dict, whole: dict, form: Form, given: Form,
         return form(expanded_product(trace.E.xreplace(inner), p.V))
 
     if whole and all(x.is_Rational or x in whole for x in trace.A):
-        display["O"] = form(sp.ImmutableMatrix(display["A"] * p.V).applyfunc(sp.expand))
+        named = sp.ImmutableMatrix(display["A"] * p.V).applyfunc(sp.expand)
+        display["O"] = form(sp.ImmutableMatrix(named.rows, named.cols, [  # 1, not 2p + q
+            o if o.is_Rational else x for x, o in zip(named, trace.O)]))
     if p.projections is not None:
         display.update({name: given(getattr(p.projections, name)) for name in PROJECTED
                         if getattr(p.projections, name) is not None})
