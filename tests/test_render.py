@@ -77,9 +77,9 @@ def test_causal_seed_row_three_is_written_out(example):
 
 def test_two_position_seed_names_a_p_q(example):
     md = render("01_two_positions", example, to="markdown")
-    assert r"write $a = \frac{1}{\sqrt{2}} \approx 0.7071$:" in md
-    assert (r"with $p = \frac{e^{a}}{e^{a} + 1} \approx 0.6698$ and "
-            r"$q = 1 - p = \frac{1}{e^{a} + 1} \approx 0.3302$, gives:") in md
+    assert r"write $a = 1/\sqrt{2} \approx 0.7071$:" in md
+    assert (r"with $p = e^{a}/(e^{a} + 1) \approx 0.6698$ and "
+            r"$q = 1 - p = 1/(e^{a} + 1) \approx 0.3302$, gives:") in md
     assert r"A = \left[\begin{array}{cc} p & q \\ q & p \end{array}\right]" in md
     assert (r"= \left[\begin{array}{cc} 2 p & 4 q \\ 2 q & 4 p \end{array}\right] \approx "
             r"\left[\begin{array}{cc} 1.3395 & 1.3210 \\ 0.6605 & 2.6790 \end{array}\right]") in md

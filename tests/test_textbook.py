@@ -173,7 +173,7 @@ def test_decimals_do_not_lie(value, places, shown):
 
 def test_the_lessons_forms_are_kept():
     text = latex("01_two_positions")
-    assert r"a = \frac{1}{\sqrt{2}} \approx 0.7071" in text
+    assert r"a = 1/\sqrt{2} \approx 0.7071" in text  # the lesson's 1/√2, slashed in a sentence
     assert r"q = 1 - p = " in text
     assert r"2 p & 4 q \\ 2 q & 4 p" in text
     five = latex("05_five_tokens_temperature")
@@ -302,7 +302,7 @@ def test_token_labels_that_are_a_letter_and_a_number_are_subscripted():
     assert r"Row 1 (\(q_{1}\))" in text and "Row 1 (q1)" not in text
     assert "(k1)" not in text
     sweep = (ROOT / "worked_examples" / "09_parameter_sweep" / "sweep.en.tex").read_text("utf-8")
-    assert r"\addlegendentry{$a_{1}\ (k_{1}),\ \tau = \frac{1}{2}$}" in sweep
+    assert r"\addlegendentry{$a_{1}\ (k_{1}),\ \tau = 1/2$}" in sweep
     five = latex("05_five_tokens_temperature", figure=True)
     assert r"\node[anchor=east,font=\footnotesize] at (0,0.5) {模型};" in five
     default = latex("02_causal_three_positions")

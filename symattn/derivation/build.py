@@ -19,7 +19,7 @@ from ..numeric import recompute
 from ..reports import Report
 from .approx import Approx, approximate
 from .bias import bias_shown, hidden_entries, separated
-from .forms import integer_powers, joined_logs, over_root
+from .forms import integer_powers, joined_logs, over_root, radicals
 from .names import Name, Naming, choose_names
 from .options import Options
 from .products import expanded_product
@@ -97,7 +97,8 @@ def derive(trace: Trace, report: Report, options: Options = Options(),
                             options.places, seen)
                 for name in DECIMAL_STAGES + tuple(sorted(rounded - set(DECIMAL_STAGES)))
                 } if numbers else {}
-    display = _display(trace, naming.inner, naming.whole, form, _form(p, None), rounded, decimals)
+    given = _form(p, None)  # the inputs' form
+    display = _display(trace, naming.inner, naming.whole, form, given, rounded, decimals)
     if numbers:
         decimals["Z"] = [[approximate(z, n, options.places) if z is not None else None]
                          for z, n in zip(trace.Z, numbers["Z"])]
@@ -112,7 +113,7 @@ def derive(trace: Trace, report: Report, options: Options = Options(),
         sums=tuple(None if z is None else _shown(decimals["Z"][i][0]) if "E" in rounded else
                    form(z.xreplace(naming.inner)) for i, z in enumerate(trace.Z)),
         decimals=decimals, rows=() if rounded else
-        tuple(_row_steps(trace, i, form) for i in _rows(trace, options)),
+        tuple(_row_steps(trace, i, given) for i in _rows(trace, options)),
         heat=_heat(numbers["A"]) if options.figure and numbers else None,
         difference=mpmath.nstr(report.max_difference or 0, 2),
         scalars={"tau": form(p.temperature),
@@ -148,8 +149,12 @@ def hidden_winner(t: Trace) -> tuple[int, int] | None:
 
 
 def _form(problem, limit: int | None = MAX_SHOWN_DIGITS) -> Callable[[sp.Basic], sp.Basic]:
+    """The display form of computed values (limit None: of the inputs, which keep a product
+    of radicals as written, √2(1/2 + √3/2), where a computed value is expanded, (√2 + √6)/4)."""
     shown = shown_form(problem, limit)
-    return lambda value: integer_powers(shown(joined_logs(value)))
+    if limit is None:
+        return lambda value: integer_powers(shown(joined_logs(value)))
+    return lambda value: integer_powers(shown(radicals(joined_logs(value))))
 
 
 def _values(naming) -> dict[sp.Symbol, sp.Expr]:
@@ -191,7 +196,9 @@ def _display(trace: Trace, inner: dict, whole: dict, form: Form, given: Form,
         return form(expanded_product(trace.E.xreplace(inner), p.V))
 
     if whole and all(x.is_Rational or x in whole for x in trace.A):
-        display["O"] = form(sp.ImmutableMatrix(display["A"] * p.V).applyfunc(sp.expand))
+        named = sp.ImmutableMatrix(display["A"] * p.V).applyfunc(sp.expand)
+        display["O"] = form(sp.ImmutableMatrix(named.rows, named.cols, [  # 1, not 2p + q
+            o if o.is_Rational else x for x, o in zip(named, trace.O)]))
     if p.projections is not None:
         display.update({name: given(getattr(p.projections, name)) for name in PROJECTED
                         if getattr(p.projections, name) is not None})
@@ -317,7 +324,8 @@ def _heat(weights) -> tuple[tuple[int, ...], ...]:
 
 
 def _row_steps(trace: Trace, i: int, form: Form) -> RowSteps:
-    """The pieces of one row's arithmetic that are not already stages of the trace."""
+    """The pieces of one row's arithmetic that are not already stages of the trace (the dot
+    products' factors in the inputs' form, as Q and K are shown)."""
     p = trace.problem
     dots = tuple(tuple((form(p.Q[i, k]), form(p.K[j, k])) for k in range(p.d_k))
                  for j in range(p.n_k))

@@ -17,11 +17,17 @@ def over_root(r: sp.Expr, d: int) -> sp.Expr:
     root = sp.sqrt(d)
     if r == 0 or root.is_Rational or any(a.is_Pow and a.exp.is_Rational and not a.exp.is_Integer
                                          for a in sp.preorder_traversal(r)):
-        return r / root  # √3/2 divided by √3 is 1/2
+        return radicals(r / root)  # √3/2 divided by √3 is 1/2; (1/2 + √3)/√2 is (√2 + 2√6)/4
     if r.is_Rational:
         p, q = sp.Integer(r.p), sp.Integer(r.q)
         inverse = sp.Pow(root if q == 1 else sp.Mul(q, root, evaluate=False), -1, evaluate=False)
         return inverse if p == 1 else -inverse if p == -1 else sp.Mul(p, inverse, evaluate=False)
+    c, rest = r.as_coeff_Mul()
+    if r.is_Mul and c.is_Rational and c < 0:  # −ln 5/√2, not (−1) ln 5/√2: the sign outside
+        return -over_root(-r, d)
+    if r.is_Mul and c.is_Rational and c.q != 1:  # ln 5/(2√2), not (ln 5/2)/√2
+        below = sp.Mul(sp.Integer(c.q), root, evaluate=False)
+        return sp.Mul(c.p * rest, sp.Pow(below, -1, evaluate=False), evaluate=False)
     return sp.Mul(r, sp.Pow(root, -1, evaluate=False), evaluate=False)
 
 
@@ -154,3 +160,35 @@ def _one_log(terms: list[tuple[sp.Rational, sp.Integer]]) -> sp.Expr:
     for c, n in terms:
         argument *= n ** (c / g)
     return sp.S.Zero if argument == 1 else g * sp.log(argument)
+
+
+def radicals(expr: sp.Basic) -> sp.Basic:
+    """A radical times a sum of radicals as a book writes it, expanded over one denominator when
+    that is no longer: √2(1/2 + √3/2)/2 as (√2 + √6)/4, √2(−ln 5 + √2 ln 5/2 + √6 ln 5/2)/2 as
+    (1 − √2 + √3) ln 5/2, everywhere in expr (SymPy keeps the product; the value is the same)."""
+    if isinstance(expr, sp.MatrixBase):
+        return immutable_matrix(expr.rows, expr.cols,
+                                [_radicals(x) for row in expr.tolist() for x in row])
+    return _radicals(expr)
+
+
+@lru_cache(maxsize=1 << 15)
+def _radicals(expr: sp.Basic) -> sp.Basic:
+    """radicals of one expression, memoized (a row's sum recurs in every entry)."""
+    if expr.is_Atom or not expr.args:
+        return expr
+    args = [_radicals(a) for a in expr.args]
+    if not all(a is b for a, b in zip(args, expr.args)):
+        expr = expr.func(*args)
+    if not (expr.is_Mul and expr.is_number and not expr.has(sp.exp) and
+            any(f.is_Add and _has_root(f) for f in expr.args) and
+            any(not f.is_Add and (f.is_Rational or _has_root(f)) for f in expr.args)):
+        return expr
+    expanded = sp.together(sp.expand(expr))
+    return expanded if len(sp.sstr(expanded)) <= len(sp.sstr(expr)) else expr
+
+
+def _has_root(x: sp.Expr) -> bool:
+    """Whether x holds a root of a rational number (√3, 2^{1/3})."""
+    return any(a.is_Pow and a.base.is_Rational and a.exp.is_Rational and not a.exp.is_Integer
+               for a in sp.preorder_traversal(x))

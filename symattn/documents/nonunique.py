@@ -82,7 +82,7 @@ def pair_blocks(nu: NonUniqueness, rs: RowSet, lang: str, fit: Fit = ARTICLE) ->
     """The two far-apart distributions, their outputs written out, and the exact verdict."""
     p, d = nu.trace.problem, rs.decimals or {}
     first, second = rs.pair
-    distance = f"{math(rs.distance)} \\approx {decimal_math(d['distance'])}"
+    distance = f"{math(rs.distance, inline=True)} \\approx {decimal_math(d['distance'])}"
     out: list[Block] = [
         Paragraph(segments("nu_pair", lang, distance=distance)) if fit.fits(distance)
         and width(distance) < SHORT else Paragraph(segments("nu_pair_long", lang)),

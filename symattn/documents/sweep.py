@@ -16,9 +16,10 @@ from .blocks import (Block, Curve, Display, Heading, Label, Paragraph, Plot, seg
 
 
 def _setting(sw: Sweep, k: int) -> str:
-    """'\\tau = \\frac{1}{2}' for the k-th series value ('' with one axis)."""
+    """'\\tau = 1/2' for the k-th series value, set in a heading ('' with one axis)."""
     series = sw.series
-    return "" if series is None else f"{math(series.symbol)} = {math(series.values[k])}"
+    return "" if series is None else \
+        f"{math(series.symbol)} = {math(series.values[k], inline=True)}"
 
 
 def build_sweep(sw: Sweep, lang: str = "en", image: str | None = None,
@@ -50,10 +51,10 @@ def _axes_text(sw: Sweep, lang: str):
     for axis in sw.axes:
         name = math(axis.symbol)
         if axis.is_range:
-            words += segments("sweep_range", lang, name=name, start=math(axis.start),
-                              stop=math(axis.stop), steps=len(axis.values))
+            words += segments("sweep_range", lang, name=name, start=math(axis.start, inline=True),
+                              stop=math(axis.stop, inline=True), steps=len(axis.values))
         else:
-            values = ", ".join(math(v) for v in axis.values)
+            values = ", ".join(math(v, inline=True) for v in axis.values)
             words += segments("sweep_list", lang, name=name, values=values)
         words += (("text", " "),)
     return words + segments("sweep_fixed", lang)

@@ -13,11 +13,12 @@ from ..derivation.orientation import output as output_formula, said, scores as s
 from ..printing.fit import Fit, chain, pack
 from ..printing.matrices import (Factored, approx_cells, cells, entry, matrix_lines, row_vector,
                                  sum_lines, terms, transposed)
-from ..printing.printer import approx, math, matrix, tau_equation
+from ..printing.printer import approx, has_denominator, math, matrix, tau_equation
 from .blocks import Block, Display, Segment, fill, segments, step
 from .setup import listing
 
-INLINE_NAME = 150.0  # a name wider than this (points) is displayed, not written in the text
+INLINE_NAME = 160.0  # a name wider than this (points) is displayed, not written in the text
+# (written with slashes, e^{a}/(e^{a} + 1), a name is about a sixth wider than stacked)
 
 
 def textbook(d: Derivation, fit: Fit) -> list[Block]:
@@ -64,9 +65,10 @@ def name_segments(d: Derivation, names: list[Name]) -> tuple[Segment, ...]:
     return listing([(("math", _name(n)),) for n in names], d.options.lang)
 
 
-def _name(n: Name) -> str:
-    parts = [math(n.symbol)] + ([math(n.formula)] if n.formula is not None else [])
-    parts.append(math(n.value, slash=True))
+def _name(n: Name, inline: bool = True) -> str:
+    """a = 1/\\sqrt{2} ≈ 0.7071 in a sentence (inline), a = \\frac{1}{\\sqrt{2}} in a display."""
+    parts = [math(n.symbol)] + ([math(n.formula, inline=inline)] if n.formula is not None else [])
+    parts.append(math(n.value, slash=True, inline=inline))
     text = " = ".join(dict.fromkeys(parts))
     return text + (rf" \approx {approx(n.decimal)}" if n.decimal and not n.decimal.exact else "")
 
@@ -79,7 +81,8 @@ def _introduce(d: Derivation, names: list[Name], key: str
     words = segments(key, d.options.lang, names="\x00")
     if all(Fit(INLINE_NAME).fits(_name(n)) for n in names):
         return fill(words, name_segments(d, names)), ()
-    lines = tuple(f"{math(n.symbol)} &= " + _name(n).split(" = ", 1)[1] for n in names)
+    lines = tuple(f"{math(n.symbol)} &= " + _name(n, inline=False).split(" = ", 1)[1]
+                  for n in names)
     if key == "tb_with":  # ", with ε as below," (not ", with ,")
         words = segments("tb_with_below", d.options.lang, names="\x00")
         return fill(words, listing([(("math", math(n.symbol)),) for n in names],
@@ -197,12 +200,12 @@ def _hidden(d: Derivation) -> tuple[Segment, ...]:
     if d.hidden is None:
         return ()
     i, j = d.hidden
-    score = math(d.display['S'][i, j], slash=True)
+    score = math(d.display['S'][i, j], inline=True)  # a sentence: 4.34/\sqrt{3}
     if by_bias(d.trace):
         bias = d.scalars["mask_bias"]
         result = sp.Add(d.display["S"][i, j], bias, evaluate=False) if d.display["S"][i, j] \
             else bias
-        hides = rf"{score} + ({math(bias)}) = {math(result, slash=True)}"
+        hides = rf"{score} + ({math(bias, inline=True)}) = {math(result, inline=True)}"
     else:
         hides = rf"{score} + (-\infty) = -\infty"
     chain_tex = rf"{entry('S', i, j, d.columns)} + {entry('M', i, j, d.columns)} = {hides}"
@@ -223,7 +226,7 @@ def weights(d: Derivation, fit: Fit) -> list[Block]:
                for i in live]
     rows = pack(vectors, fit) or matrix_lines("E", [], [cells(shown["E"])[i] for i in live],
                                                None, fit, "E", columns=c)
-    sums = [math(d.sums[i], slash=True) for i in live]
+    sums = [math(d.sums[i], inline=True) for i in live]  # "with sums 1 + √2/2 and 10"
     inline = not wide_sums(d)
     lines = matrix_lines("A", [], cells(shown["A"]), approx_cells(d.decimals.get("A")), fit, "A",
                          over_sums(d, "E"), prefer_over=not inline, columns=c)
@@ -266,7 +269,7 @@ def sum_definitions(d: Derivation, rows: list[int], fit: Fit) -> list[str]:
 def wide_sums(d: Derivation) -> set[int]:
     """The rows whose Z_i is too wide to be written in the text (a name for it helps)."""
     return {i for i, z in enumerate(d.sums)
-            if z is not None and not Fit(INLINE_NAME).fits(math(z, slash=True))}
+            if z is not None and not Fit(INLINE_NAME).fits(math(z, inline=True))}
 
 
 def _row_sums(d: Derivation, fit: Fit) -> tuple[Segment, ...]:
@@ -279,7 +282,7 @@ def _row_sums(d: Derivation, fit: Fit) -> tuple[Segment, ...]:
         entries = [d.display["A"][i, j] for j in range(t.A.cols) if t.readable[i][j]]
         if not entries:
             continue
-        text = " + ".join(math(x, slash=True) for x in entries)
+        text = " + ".join(math(x, inline=True) for x in entries)  # set in a sentence
         if not all(x.is_Rational or x.is_Symbol for x in entries) and \
                 not Fit(fit.points * 0.4).fits(text):  # stacked fractions: short ones only
             sums = None
@@ -313,7 +316,8 @@ def output(d: Derivation, fit: Fit) -> list[Block]:
     if example is None:  # no sum, or the row walked step by step below writes every O_{i,c}
         return [step(lead, shown_names, Display(tuple(lines)), shape)]
     lhs, pieces = example
-    inline = f"{lhs} = " + " ".join(f"{r} {t}" for r, t in pieces).removeprefix("= ")
+    _, said_pieces = _example(d, inline=True) or example  # the same chain, slashed for a sentence
+    inline = f"{lhs} = " + " ".join(f"{r} {t}" for r, t in said_pieces).removeprefix("= ")
     if fit.fits(inline):  # one line of running text at most
         words = segments("tb_example", lang) + (("math", inline),) + \
             segments("tb_period", lang) + (("text", " " if lang == "en" else ""),)
@@ -326,16 +330,17 @@ def output(d: Derivation, fit: Fit) -> list[Block]:
                  segments("tb_example", lang), Display(tuple(worked)), shape)]
 
 
-def _example(d: Derivation) -> tuple[str, list[tuple[str, str]]] | None:
-    """O_{i,1} = A_{i,1} V_{1,1} + … = value ≈ decimal, as a chain: (1/6)·2 + (1/2)·0 + …"""
+def _example(d: Derivation, inline: bool = False) -> tuple[str, list[tuple[str, str]]] | None:
+    """O_{i,1} = A_{i,1} V_{1,1} + … = value ≈ decimal, as a chain: (1/6)·2 + (1/2)·0 + …;
+    inline: every quotient with a slash, for the chain set in a sentence."""
     t, i, shown = d.trace, d.example, d.display
     if d.sums[i] is None:
         return None
-    products = [product(shown["V"][j, 0], shown["A"][i, j]) if d.columns else
-                product(shown["A"][i, j], shown["V"][j, 0])
+    products = [product(shown["V"][j, 0], shown["A"][i, j], inline) if d.columns else
+                product(shown["A"][i, j], shown["V"][j, 0], inline)
                 for j in range(t.A.cols) if t.readable[i][j]]
     pieces = [("=", products[0])] + [("+", x) for x in products[1:]]
-    pieces.append(("=", math(shown["O"][i, 0], slash=True)))
+    pieces.append(("=", math(shown["O"][i, 0], slash=True, inline=inline)))
     decimal = (d.decimals.get("O") or [[None]] * (i + 1))[i][0]
     if decimal is not None and not decimal.exact:
         pieces.append((r"\approx", approx(decimal)))
@@ -361,13 +366,15 @@ def _by_decimals(d: Derivation) -> list[tuple[str, str]]:
     return pieces
 
 
-def _factor(x: sp.Expr) -> str:
-    """x as a factor of a product: a fraction, a sum or a negative number in parentheses."""
-    text = math(x, slash=True)
-    loose = x.is_Add or x.could_extract_minus_sign() or x.is_Rational and x.q != 1
+def _factor(x: sp.Expr, inline: bool = False) -> str:
+    """x as a factor of a product: a fraction, a sum or a negative number in parentheses
+    (inline: any quotient, which is then written with a slash, t/(t + u))."""
+    text = math(x, slash=True, inline=inline)
+    loose = x.is_Add or x.could_extract_minus_sign() or x.is_Rational and x.q != 1 or \
+        inline and has_denominator(x)
     return rf"\left({text}\right)" if loose else text
 
 
-def product(a: sp.Expr, b: sp.Expr) -> str:
+def product(a: sp.Expr, b: sp.Expr, inline: bool = False) -> str:
     """a · b with a fraction or a sum in parentheses: (1/6) · 2, p · 2."""
-    return rf"{_factor(a)} \cdot {_factor(b)}"
+    return rf"{_factor(a, inline)} \cdot {_factor(b, inline)}"

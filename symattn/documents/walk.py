@@ -199,7 +199,8 @@ def _softmax(d: Derivation, steps: RowSteps, fit: Fit) -> list[Block]:
                                   product(shown["A"][i, j], shown["V"][j, c])
                                   for j in steps.readable)),
                  ("=", math(shown["O"][i, c], slash=True))]
-        over_z = [terms[0], ("=", rf"\frac{{{math(shown['N'][i, c])}}}{{Z_{{{i + 1}}}}}")]
+        over_z = [terms[0], ("=", rf"\frac{{{math(shown['N'][i, c])}}}{{Z_{{{i + 1}}}}}")] + (
+            [terms[-1]] if shown["O"][i, c].is_Rational else [])  # Z_1/Z_1 = 1 said, not left
         outputs.append((_index(d, "O", i, c), terms + _approx(d, "O", i, c),
                         over_z + _approx(d, "O", i, c)))
     blocks.append(step(segments("wk_output", lang), _lines(outputs, fit)))

@@ -55,14 +55,18 @@ class MathPrinter(LatexPrinter):
     """Exact values as the course writes them: ln 3, e^{a}, fractions, -∞."""
 
     _default_settings = {**LatexPrinter._default_settings, "ln_notation": True,
-                         "mat_str": "array", "mat_delim": "[", "slash": False}
+                         "mat_str": "array", "mat_delim": "[", "slash": False,
+                         "inline": False}
 
     def _print_Rational(self, expr: sp.Rational) -> str:
-        if self._settings["slash"] and expr.q != 1:
+        if (self._settings["slash"] or self._settings["inline"]) and expr.q != 1:
             return f"{'-' if expr.p < 0 else ''}{abs(expr.p)}/{expr.q}"
         return super()._print_Rational(expr)
 
     def _print_Pow(self, expr: sp.Pow, *args) -> str:
+        if self._settings["inline"] and expr.exp.is_Rational and expr.exp.is_negative and \
+                expr.base.is_commutative and not args:
+            return self._quotient(expr)  # 1/\sqrt{2}, 1/(e^{a} + 1): SymPy writes \frac{1}{…}
         if expr.exp.is_Integer or expr.exp.is_Rational and expr.exp.q == 2:
             return super()._print_Pow(expr, *args)
         base = self.parenthesize(expr.base, PRECEDENCE["Pow"], strict=True)
@@ -114,7 +118,24 @@ class MathPrinter(LatexPrinter):
 
     def _print_Mul(self, expr: sp.Mul) -> str:
         fast = self._exponentials(expr)
-        return fast if fast is not None else decimal_first(self, expr, super()._print_Mul, " ")
+        default = self._quotient if self._settings["inline"] else super()._print_Mul
+        return fast if fast is not None else decimal_first(self, expr, default, " ")
+
+    def _quotient(self, expr: sp.Expr) -> str:
+        """A quotient as running text writes it: e^{a}/(e^{a} + 1), (14 + 100 e^{10})/(6 + e^{10}),
+        1/(2 \\sqrt{3}): a compound numerator or denominator in parentheses (inline mode)."""
+        sign = ""
+        if expr.could_extract_minus_sign():
+            sign, expr = "- ", -expr
+            if expr.is_Add:
+                return rf"{sign}\left({self._print(expr)}\right)"
+        numerator, denominator = sp.fraction(expr, exact=True)
+        if denominator == 1:
+            return sign + super()._print_Mul(expr)
+        top, bottom = self._print(numerator), self._print(denominator)
+        top = f"({top})" if numerator.is_Add else top
+        bottom = f"({bottom})" if denominator.is_Add or denominator.is_Mul else bottom
+        return f"{sign}{top}/{bottom}"
 
     def _exponentials(self, expr: sp.Mul) -> str | None:
         """c e^{x} e^{y} (or c e e^{y}), a term of a row sum, as SymPy writes it when every
@@ -144,6 +165,7 @@ class MathPrinter(LatexPrinter):
 
 _PRINTER = MathPrinter()
 _SLASH = MathPrinter({"slash": True})
+_INLINE = MathPrinter({"inline": True})
 EXPONENT_DIGITS = 12  # a power of ten with a longer exponent shows the exponent's magnitude
 ROW_GAP = r"\\[1ex]"  # between the rows of a matrix holding a stacked fraction
 
@@ -153,16 +175,18 @@ def power_of_e(exponent: sp.Expr) -> str:
     return f"e^{{{_SLASH._exponent(exponent)}}}"
 
 
-_PRINTED: dict[tuple[bool, sp.Basic], str] = {}
+_PRINTED: dict[tuple[str, sp.Basic], str] = {}
 
 
-def math(expr: sp.Expr, slash: bool = False) -> str:
-    """LaTeX of one exact value; slash: rational numbers as 1/10 (running text, matrices).
-    Remembered: a summary prints each distinct entry about twenty times (every stage's cells,
-    each row's sum in its weights and outputs)."""
-    printer = _SLASH if slash else _PRINTER
+def math(expr: sp.Expr, slash: bool = False, inline: bool = False) -> str:
+    """LaTeX of one exact value; slash: rational numbers as 1/10 (matrices); inline: every
+    quotient as num/den, e^{a}/(e^{a} + 1), for a value set in a sentence (displays keep
+    \\frac). Remembered: a summary prints each distinct entry about twenty times (every stage's
+    cells, each row's sum in its weights and outputs)."""
+    mode, printer = ("inline", _INLINE) if inline else ("slash", _SLASH) if slash else \
+        ("frac", _PRINTER)
     try:
-        return remembered(_PRINTED, (slash, expr), lambda: printer.doprint(expr))
+        return remembered(_PRINTED, (mode, expr), lambda: printer.doprint(expr))
     except TypeError:  # unhashable (a mutable matrix)
         return printer.doprint(expr)
 
