@@ -11,6 +11,7 @@ from ..printing.measure import width
 from ..printing.printer import approx, math, power_of_e, tau_equation
 from ..words import phrase
 from .blocks import Block, Display, Heading, Label, Step, segments, step
+from .sums import named_cells, named_check, named_sums, wide_sums
 from .textbook import keyed_sum, logit_sum, product, same_logits
 
 
@@ -163,8 +164,11 @@ def _softmax(d: Derivation, steps: RowSteps, fit: Fit) -> list[Block]:
                         over_z + _approx(d, "A", i, j)))
     blocks: list[Block] = [step(segments("wk_exponentials", lang), _lines(exps, fit, more)),
                            step(segments("wk_weights", lang), _lines(weights, fit))]
+    # the text above writes this row over its short Z_i: (2 + 1 + …)/Z_4 (a long one as Z_i/Z_i)
+    named = i in named_sums(d) - wide_sums(d)
     if len(steps.readable) > 1:
-        total = " + ".join(math(shown["A"][i, j], slash=True) for j in steps.readable)
+        total = named_check(d, i).removesuffix(" = 1") if named else \
+            " + ".join(math(shown["A"][i, j], slash=True) for j in steps.readable)
         if not fit.fits(total + " = 1"):  # too wide in full: the same sum over Z_i
             total = (rf"\sum_j {_over_keys(d, 'A', i)} = \frac{{\sum_j e^{{{_over_keys(d, 'L', i)}}}}}"
                      rf"{{Z_{{{i + 1}}}}} = \frac{{Z_{{{i + 1}}}}}{{Z_{{{i + 1}}}}}")
@@ -173,11 +177,12 @@ def _softmax(d: Derivation, steps: RowSteps, fit: Fit) -> list[Block]:
     for c in range(p.d_v):
         weighted = rf"V_{{{c + 1},j}} {_over_keys(d, 'A', i)}" if d.columns else \
             rf"{_over_keys(d, 'A', i)} V_{{j,{c + 1}}}"
+        weights = shown["E" if named else "A"]
+        products = " + ".join(product(shown["V"][j, c], weights[i, j]) if d.columns else
+                              product(weights[i, j], shown["V"][j, c]) for j in steps.readable)
         terms = [("=", rf"\sum_j {weighted}"),
-                 ("=", " + ".join(product(shown["V"][j, c], shown["A"][i, j]) if d.columns else
-                                  product(shown["A"][i, j], shown["V"][j, c])
-                                  for j in steps.readable)),
-                 ("=", math(shown["O"][i, c], slash=True))]
+                 ("=", f"({products})/Z_{{{i + 1}}}" if named else products),
+                 ("=", named_cells(d, "O")[i][c])]
         over_z = [terms[0], ("=", rf"\frac{{{math(shown['N'][i, c])}}}{{Z_{{{i + 1}}}}}")]
         outputs.append((_index(d, "O", i, c), terms + _approx(d, "O", i, c),
                         over_z + _approx(d, "O", i, c)))

@@ -93,6 +93,12 @@ TEXTBOOK_PHRASES: dict[str, dict[str, str]] = {
     "tb_normalise_one": {"en": "Dividing the row by its sum", "zh": "除以该和归一化"},
     "tb_row_sums": {"en": "The rows sum to 1: {sums}", "zh": "各行之和分别是 {sums}"},
     "tb_row_sums_one": {"en": "The row sums to 1: {sums}", "zh": "该行之和为 {sums}"},
+    "tb_named_sum": {"en": "\x00", "zh": "记 \x00"},
+    "tb_row_sums_some": {"en": "Rows {rows} sum to 1: {sums}. The other rows sum to exactly 1 too",
+                         "zh": "第 {rows} 行之和分别是 {sums}。其余各行之和也都精确为 1"},
+    "tb_row_sums_some_one": {"en": "Row {rows} sums to 1: {sums}. The other rows sum to exactly 1 "
+                                   "too",
+                             "zh": "第 {rows} 行之和为 {sums}。其余各行之和也都精确为 1"},
     "tb_rounded": {"en": "The exact values from here on have more digits than a line holds (their "
                          "decimals do not end within 15 digits): each is written to {places} places, "
                          "marked $\\approx$. The exact values are kept; the checks below are made "
