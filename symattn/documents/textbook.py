@@ -222,10 +222,12 @@ def weights(d: Derivation, fit: Fit) -> list[Block]:
                          factored=frozenset(z_named), plain=exact_rows(d.decimals.get("A")))
     named_weights, weight_display = _introduce(d, names_of(d, "weight"), "tb_with")
     gives = named_weights + segments("tb_gives_weights", lang) + segments("tb_colon", lang)
-    if inline:  # a named sum as "Z_4 = 6 + e^{10}" (zh 记 Z_4 = …)
-        listed = fill(segments(said("tb_sums" + one, c), lang, sums="\x00"), listing(
-            [fill(segments("tb_named_sum", lang), (("math", z),)) if i in z_named else
-             (("math", z),) for i, z in zip(live, sums)], lang))
+    if inline:  # a named sum as "Z_4 = 6 + e^{10}" (zh 记 Z_4 = …, every one named: 分别记为)
+        every = set(live) <= z_named
+        listed = fill(segments(said("tb_sums" + one + ("_named" if every else ""), c), lang,
+                               sums="\x00"), listing(
+            [fill(segments("tb_named_sum", lang), (("math", z),)) if i in z_named and not every
+             else (("math", z),) for i, z in zip(live, sums)], lang))
         return [step(lead, shown_names, Display(tuple(rows)), listed + gives, weight_display,
                      Display(tuple(lines)), _row_sums(d, fit))]
     z_lines = pack([f"Z_{{{i + 1}}} = {keyed_sum(d, i)}" for i in live], fit, r",\quad ") or \
