@@ -92,6 +92,10 @@ def test_nonunique_of_example_04_names_the_row_sum():
     text = _run("nonunique", E04, "--format", "latex")
     assert r"Observed weights and output, with \(Z = 6 + e^{10}\):" in text
     assert r"a &= \left(2/Z, 1/Z, 3/Z, e^{10}/Z\right)" in text
+    # one format with the derivation's: 4.5 × 10^{-5}, not 0.0000 for 1/Z; an exact 0 as 0
+    assert r"\approx \left(0.0001, 4.5 \times 10^{-5}, 0.0001, 0.9997\right)" in text
+    assert r"\approx \left(0.6667, 0.3333, 0, 0\right)" in text
+    assert "0.0000" not in text and "e-5)" not in text
 
 
 def test_nonunique_writes_no_decimal_of_an_exact_distance():

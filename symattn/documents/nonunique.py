@@ -66,11 +66,11 @@ def row_blocks(nu: NonUniqueness, rs: RowSet, lang: str, fit: Fit = ARTICLE) -> 
                           for line in vector_lines(f"n_{{{k + 1}}}", list(n), fit)))]
     if rs.segment is not None:
         t0, t1 = rs.segment
-        lines = [rf"{math(t0)} \le t \le {math(t1)} \qquad ({d['segment'][0]} \le t \le "
-                 rf"{d['segment'][1]})"]
+        a, b = (decimal_math(x) for x in d["segment"])
+        lines = [rf"{math(t0)} \le t \le {math(t1)} \qquad ({a} \le t \le {b})"]
         if not fits(lines, fit):
             lines = [rf"t &\ge {math(t0)}", rf"t &\le {math(t1)}",
-                     rf"&\bigl({d['segment'][0]} \le t \le {d['segment'][1]}\bigr)"]
+                     rf"&\bigl({a} \le t \le {b}\bigr)"]
         out += [Paragraph(segments("nu_segment", lang)), Display(tuple(lines))]
     intro = segments("nu_vertices", lang, count=len(rs.vertices)) if rs.complete \
         else segments("nu_ends", lang)
