@@ -130,3 +130,10 @@ def test_shared_sums_name_one_sum_z_and_several_z_i():
     two = sp.Matrix([[1 / (1 + e)] * 3, [1 / (2 + e)] * 3])
     assert list(shared_sums([two]).values()) == ["Z_{1}", "Z_{2}"]
     assert shared_sums([sp.Matrix([[1 / (1 + e), 2 / (1 + e)]])]) == {}  # twice: as it is
+
+
+def test_chinese_says_ji_once_when_every_sum_is_named():
+    text = _run("solve", EXAMPLES / "13_five_tokens_no_mask" / "problem.toml", "--format",
+                "markdown", "--lang", "zh")
+    assert "各行之和分别记为 $Z_{1} = 2 t^{2} + 2 t + 1$、$Z_{2} = t^{2} + 4 t$、" in text
+    assert "记 $Z" not in text

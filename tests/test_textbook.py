@@ -403,7 +403,7 @@ def test_decimals_after_a_row_written_entry_by_entry_name_their_row():
     ("en", ["Exponentiating the row", "dividing the row by its sum",
             r"The row sums to 1: \((e^{2} + 1 + e^{1.8})/Z_{1} = 1\)"],
      ["each row", "Every row sums", "with sums"]),
-    ("zh", ["对该行取指数得到", "其和为", r"该行之和为 \((e^{2} + 1 + e^{1.8})/Z_{1} = 1\)"],
+    ("zh", ["对该行取指数得到", "其和记为", r"该行之和为 \((e^{2} + 1 + e^{1.8})/Z_{1} = 1\)"],
      ["各行", "逐行归一化", "指数化后"])])
 def test_a_single_query_is_the_row_not_each_row(lang, singular, plural):
     """OSL's one-query exercise: one row of weights, spoken of as one row."""
