@@ -402,9 +402,11 @@ def test_decimals_after_a_row_written_entry_by_entry_name_their_row():
 
 
 @pytest.mark.parametrize("lang, singular, plural", [
-    ("en", ["Exponentiating the row", "dividing the row by its sum", "The row sums to exactly 1"],
+    ("en", ["Exponentiating the row", "dividing the row by its sum",
+            r"The row sums to 1: \((e^{2} + 1 + e^{1.8})/Z_{1} = 1\)"],
      ["each row", "Every row sums", "with sums"]),
-    ("zh", ["对该行取指数得到", "指数之和为", "该行权重之和精确为 1"], ["各行", "逐行归一化", "指数化后"])])
+    ("zh", ["对该行取指数得到", "指数之和记为", r"该行权重之和为 \((e^{2} + 1 + e^{1.8})/Z_{1} = 1\)"],
+     ["各行", "逐行归一化", "指数化后"])])
 def test_a_single_query_is_the_row_not_each_row(lang, singular, plural):
     """OSL's one-query exercise: one row of weights, spoken of as one row."""
     text = _solve_latex(CORPUS / "12_osl_what_is_attention" / "problem.toml", "--lang", lang)

@@ -19,7 +19,8 @@ import sympy as sp
 from ..errors import ProblemError
 from ..exact.tidy import approx, is_zero, sign, tidy
 from ..model import Trace
-from ..numeric_decimals import decimal_string
+from ..numeric import context, to_mpf
+from ..numeric_decimals import decimal_string, scientific
 from .results import NonUniqueness, RowSet
 
 MAX_BASES = 3000  # beyond this many candidate bases, only the ends of one null direction
@@ -52,10 +53,22 @@ def nonunique(trace: Trace, row: int | None = None, *, places: int = 4) -> NonUn
     return NonUniqueness(trace, tuple(sets), tuple(skipped), places)
 
 
+def _decimal(x: sp.Expr, places: int) -> str:
+    """x to the places shown; an exact 0 as 0 and a non-zero value that would round to 0 in
+    scientific form (4.5e-5), as the derivation writes them: never 0.0000 for either."""
+    if x == 0:
+        return "0"
+    text = decimal_string(x, places)
+    if "e" in text or text.strip("-0.") != "":
+        return text
+    mantissa, exponent = scientific(to_mpf(context(places + 20), x, {}))
+    return f"{mantissa}e{exponent}"
+
+
 def with_decimals(rs: RowSet, places: int) -> RowSet:
     """The row set with decimals of every value it shows and the largest keys of the pair."""
     def d(values) -> tuple[str, ...]:
-        return tuple(decimal_string(x, places) for x in values)
+        return tuple(_decimal(x, places) for x in values)
     decimals: dict[str, object] = {"weights": d(rs.weights), "output": d(rs.output),
                                    "vertices": tuple(d(w) for w in rs.vertices)}
     tops = None

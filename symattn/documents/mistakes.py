@@ -8,7 +8,9 @@ from ..answers.results import Mistake
 from ..derivation.orientation import said
 from ..printing.entries import equation_lines
 from ..printing.fit import Fit
-from .blocks import Block, Display, Heading, Paragraph, joined, segments
+from ..printing.shared import definitions, shared_sums
+from .blocks import Block, Display, Heading, Paragraph, fill, joined, segments
+from .setup import listing
 from ..words import phrase
 
 
@@ -29,9 +31,13 @@ def mistake_blocks(groups: Sequence[tuple[str | None, Sequence[Mistake]]], lang:
             formula = segments(said(f"tex_formula_{m.name}", columns), lang)
             blocks.append(Heading(depth + 1, segments(said(f"tex_mistake_{m.name}", columns), lang)))
             if m.A is not None and m.O is not None:
-                blocks += [Paragraph(joined(formula, segments("tex_mistake_gives", lang), separator=space)),
-                           Display(tuple(equation_lines("A'", [], m.A, None, fit, "A'")
-                                         + equation_lines("O'", [], m.O, None, fit, "O'")))]
+                names = shared_sums([m.A, m.O])  # Z = 6 + e^{10}, then 2/Z: not 16 times
+                gives = fill(segments("tex_mistake_gives_named", lang), listing(
+                    [(("math", z),) for z in definitions(names)], lang)) if names else \
+                    segments("tex_mistake_gives", lang)
+                blocks += [Paragraph(joined(formula, gives, separator=space)),
+                           Display(tuple(equation_lines("A'", [], m.A, None, fit, "A'", names)
+                                         + equation_lines("O'", [], m.O, None, fit, "O'", names)))]
             elif m.O is not None:
                 blocks += [Paragraph(joined(formula, segments("tex_mistake_output", lang), separator=space)),
                            Display(tuple(equation_lines(r"\operatorname{MHA}'(X)", [], m.O, None,

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from ..analyses.results import NonUniqueness, RowSet
 from ..derivation.names import free_letter
-from ..printing.entries import entry_lines, fits, vector_lines
+from ..printing.entries import adds_nothing, entry_lines, fits, vector_lines
 from ..printing.measure import width
 from ..printing.fit import Fit, chain
 from ..printing.printer import decimal_math, math, matrix
+from ..printing.shared import definitions, over_name, shared_sums
 from .analysis_layout import mat, subtitle
 from ..words import phrase
-from .blocks import Block, Display, Heading, Label, Paragraph, segments
+from .blocks import Block, Display, Heading, Label, Paragraph, fill, segments
 
 SHORT = 80.0  # points: a distance wider than this goes in a display of its own, not in prose
 ARTICLE = Fit(345.0)  # the text block of an article or a book at 10 pt
@@ -42,11 +43,15 @@ def row_blocks(nu: NonUniqueness, rs: RowSet, lang: str, fit: Fit = ARTICLE) -> 
     label = p.row_labels[i]
     head = segments("nu_row_label", lang, row=i + 1, label=Label(label)) \
         if label != str(i + 1) else segments("nu_row", lang, row=i + 1)
-    out: list[Block] = [Heading(2, head), Paragraph(segments("nu_observed", lang)), Display(tuple(
-        vector_lines("a", list(rs.weights), fit, _numbers(d["weights"]))
-        + vector_lines(f"o_{{{i + 1}}}", list(rs.output), fit, _numbers(d["output"]))))]
+    names = shared_sums([rs.weights, rs.output])
+    names = dict.fromkeys(names, "Z") if len(names) == 1 else {}  # Z as in a_j = e^{L_j}/Z
+    observed = fill(segments("nu_observed_named", lang), (("math", definitions(names)[0]),)) \
+        if names else segments("nu_observed", lang)
+    out: list[Block] = [Heading(2, head), Paragraph(observed), Display(tuple(
+        vector_lines("a", list(rs.weights), fit, _numbers(d["weights"]), names)
+        + vector_lines(f"o_{{{i + 1}}}", list(rs.output), fit, _numbers(d["output"]), names)))]
     keys = phrase("list_comma", lang).join(str(j + 1) for j in rs.support)
-    rhs = matrix([[math(x)] for x in rs.output] + [["1"]])
+    rhs = matrix([[over_name(x, names, slash=False)] for x in rs.output] + [["1"]])
     unknowns = matrix([[f"w_{{{j + 1}}}"] for j in rs.support])
     system = [f"{mat(rs.system)}{unknowns} = {rhs}"]
     if not fits(system, fit):
@@ -63,11 +68,11 @@ def row_blocks(nu: NonUniqueness, rs: RowSet, lang: str, fit: Fit = ARTICLE) -> 
     if rs.segment is not None:
         t0, t1 = rs.segment
         t = free_letter(("t", "u", "z"), nu.trace.problem)  # the step, no token's label
-        lines = [rf"{math(t0)} \le {t} \le {math(t1)} \qquad ({d['segment'][0]} \le {t} \le "
-                 rf"{d['segment'][1]})"]
+        a, b = (decimal_math(x) for x in d["segment"])
+        lines = [rf"{math(t0)} \le {t} \le {math(t1)} \qquad ({a} \le {t} \le {b})"]
         if not fits(lines, fit):
             lines = [rf"{t} &\ge {math(t0)}", rf"{t} &\le {math(t1)}",
-                     rf"&\bigl({d['segment'][0]} \le {t} \le {d['segment'][1]}\bigr)"]
+                     rf"&\bigl({a} \le {t} \le {b}\bigr)"]
         out += [Paragraph(segments("nu_segment", lang, t=t)), Display(tuple(lines))]
     intro = segments("nu_vertices", lang, count=len(rs.vertices)) if rs.complete \
         else segments("nu_ends", lang)
@@ -82,7 +87,8 @@ def pair_blocks(nu: NonUniqueness, rs: RowSet, lang: str, fit: Fit = ARTICLE) ->
     """The two far-apart distributions, their outputs written out, and the exact verdict."""
     p, d = nu.trace.problem, rs.decimals or {}
     first, second = rs.pair
-    distance = f"{math(rs.distance, inline=True)} \\approx {decimal_math(d['distance'])}"
+    distance = math(rs.distance, inline=True) if adds_nothing(rs.distance, d["distance"]) else \
+        f"{math(rs.distance, inline=True)} \\approx {decimal_math(d['distance'])}"
     out: list[Block] = [
         Paragraph(segments("nu_pair", lang, distance=distance)) if fit.fits(distance)
         and width(distance) < SHORT else Paragraph(segments("nu_pair_long", lang)),

@@ -8,17 +8,16 @@ import sympy as sp
 
 from ..derivation import Derivation, Name
 from ..model import Trace
-from ..derivation.keys import key_order
 from ..derivation.orientation import output as output_formula, said, scores as scores_formula
 from ..printing.fit import Fit, chain, pack
-from ..printing.matrices import (Factored, approx_cells, cells, entry, matrix_lines, row_vector,
-                                 sum_lines, terms, transposed)
+from ..printing.matrices import (approx_cells, cells, entry, exact_rows, matrix_lines,
+                                 row_vector, transposed)
 from ..printing.printer import approx, has_denominator, math, matrix, tau_equation
 from .blocks import Block, Display, Segment, fill, segments, step
 from .setup import listing
-
-INLINE_NAME = 160.0  # a name wider than this (points) is displayed, not written in the text
-# (written with slashes, e^{a}/(e^{a} + 1), a name is about a sixth wider than stacked)
+from ..words import phrase
+from .sums import (INLINE_NAME, keyed_sum, named_cells, named_check, named_sums, over_sums,
+                   sum_definitions, wide_sums)
 
 
 def textbook(d: Derivation, fit: Fit) -> list[Block]:
@@ -183,16 +182,6 @@ def logits(d: Derivation, fit: Fit) -> list[Block]:
     return blocks + [step(lead + words + (segments("tb_colon", lang) if not lead else ()), display)]
 
 
-def over_sums(d: Derivation, numerators: str) -> Factored:
-    """Each row as 1/Z_i times its numerators (E for A, EV for O, whose terms go in the keys'
-    order); a row with no readable key as it is."""
-    shown = d.display[numerators]
-    return [(rf"\frac{{1}}{{Z_{{{i + 1}}}}}", [terms(x, key_order(d, i, x)) for x in shown.row(i)])
-            if d.sums[i] is not None else
-            ("", [terms(x) for x in d.display["A" if numerators == "E" else "O"].row(i)])
-            for i in range(shown.rows)]
-
-
 def _hidden(d: Derivation) -> tuple[Segment, ...]:
     """Where the mask matters: a hidden score larger than every score its row may read,
     shown going to −∞ (10 + (−∞) = −∞); nothing when no hidden score would have won (the
@@ -226,15 +215,21 @@ def weights(d: Derivation, fit: Fit) -> list[Block]:
                for i in live]
     rows = pack(vectors, fit) or matrix_lines("E", [], [cells(shown["E"])[i] for i in live],
                                                None, fit, "E", columns=c)
-    sums = [math(d.sums[i], inline=True) for i in live]  # "with sums 1 + √2/2 and 10"
+    z_named = named_sums(d)  # "with sums 1 + √2/2 and Z_4 = 6 + e^{10}"
+    sums = [f"Z_{{{i + 1}}} = {keyed_sum(d, i)}" if i in z_named else math(d.sums[i], inline=True)
+            for i in live]
     inline = not wide_sums(d)
-    lines = matrix_lines("A", [], cells(shown["A"]), approx_cells(d.decimals.get("A")), fit, "A",
-                         over_sums(d, "E"), prefer_over=not inline, columns=c)
+    lines = matrix_lines("A", [], named_cells(d, "A"), approx_cells(d.decimals.get("A")), fit,
+                         "A", over_sums(d, "E"), prefer_over=not inline, columns=c,
+                         factored=frozenset(z_named), plain=exact_rows(d.decimals.get("A")))
     named_weights, weight_display = _introduce(d, names_of(d, "weight"), "tb_with")
     gives = named_weights + segments("tb_gives_weights", lang) + segments("tb_colon", lang)
-    if inline:
-        listed = fill(segments(said("tb_sums" + one, c), lang, sums="\x00"),
-                      listing([(("math", z),) for z in sums], lang))
+    if inline:  # a named sum as "Z_4 = 6 + e^{10}" (zh 记 Z_4 = …, every one named: 分别记为)
+        every = set(live) <= z_named
+        listed = fill(segments(said("tb_sums" + one + ("_named" if every else ""), c), lang,
+                               sums="\x00"), listing(
+            [fill(segments("tb_named_sum", lang), (("math", z),)) if i in z_named and not every
+             else (("math", z),) for i, z in zip(live, sums)], lang))
         return [step(lead, shown_names, Display(tuple(rows)), listed + gives, weight_display,
                      Display(tuple(lines)), _row_sums(d, fit))]
     z_lines = pack([f"Z_{{{i + 1}}} = {keyed_sum(d, i)}" for i in live], fit, r",\quad ") or \
@@ -254,44 +249,34 @@ def early_generators(d: Derivation) -> list[Name]:
             if any(d.display[stage].has(n.symbol) for stage in ("E", "A"))]
 
 
-def keyed_sum(d: Derivation, i: int) -> str:
-    """Row i's Z_i with its terms in the keys' order where key_order finds one, else as printed."""
-    order = key_order(d, i, d.sums[i])
-    return " ".join(terms(d.sums[i], order)) if order else math(d.sums[i], slash=True)
-
-
-def sum_definitions(d: Derivation, rows: list[int], fit: Fit) -> list[str]:
-    """Z_i = a + b + … for the rows given, aligned at their equals signs, broken at plus signs."""
-    return [line for i in rows for line in sum_lines(f"Z_{{{i + 1}}}", d.sums[i], fit,
-                                                     order=key_order(d, i, d.sums[i]))]
-
-
-def wide_sums(d: Derivation) -> set[int]:
-    """The rows whose Z_i is too wide to be written in the text (a name for it helps)."""
-    return {i for i, z in enumerate(d.sums)
-            if z is not None and not Fit(INLINE_NAME).fits(math(z, inline=True))}
-
-
 def _row_sums(d: Derivation, fit: Fit) -> tuple[Segment, ...]:
-    """1, 1/10 + 9/10 = 1, 1/6 + 1/2 + 1/3 = 1, irrational rows too (e/(1 + e) + 1/(1 + e) = 1),
-    where every row's sum is short; else in words."""
+    """1, 1/10 + 9/10 = 1, 1/6 + 1/2 + 1/3 = 1, irrational rows too (e/(1 + e) + 1/(1 + e) = 1,
+    (2 + 1 + 3 + e^{10})/Z_4 = 1 over a named sum), every row whose check is short; the other
+    rows, if any, in words."""
     lang, t = d.options.lang, d.trace
     masked = not all(all(row) for row in t.readable)
-    sums = []
+    named, written, live = named_sums(d), [], 0
     for i in range(t.A.rows):
         entries = [d.display["A"][i, j] for j in range(t.A.cols) if t.readable[i][j]]
         if not entries:
             continue
-        text = " + ".join(math(x, inline=True) for x in entries)  # set in a sentence
-        if not all(x.is_Rational or x.is_Symbol for x in entries) and \
-                not Fit(fit.points * 0.4).fits(text):  # stacked fractions: short ones only
-            sums = None
-            break
-        sums.append(text if len(entries) == 1 else f"{text} = 1")
+        live += 1
+        text = named_check(d, i) if i in named and len(entries) > 1 else \
+            " + ".join(math(x, inline=True) for x in entries)  # set in a sentence
+        plain = all(x.is_Rational for x in entries)
+        if not Fit(fit.points * (0.8 if plain else 0.5)).fits(text):  # in running text: short
+            continue
+        written.append((i, text if len(entries) == 1 or i in named else f"{text} = 1"))
     one = "_one" if sum(z is not None for z in d.sums) == 1 else ""  # as in weights()
-    if sums and all(Fit(fit.points * 0.8).fits(s) for s in sums):
-        words = fill(segments(said("tb_row_sums" + one, d.columns), lang, sums="\x00"),
-                      listing([(("math", s),) for s in sums], lang))
+    sums = listing([(("math", s),) for _, s in written], lang)
+    if written and len(written) == live:
+        words = fill(segments(said("tb_row_sums" + one, d.columns), lang, sums="\x00"), sums)
+    elif written:
+        rows = [str(i + 1) for i, _ in written]
+        joined = "".join(("" if k == 0 else phrase("tb_and" if k == len(rows) - 1 else "tb_comma",
+                                                     lang)) + r for k, r in enumerate(rows))
+        key = "tb_row_sums_some" + ("_one" if len(rows) == 1 else "")
+        words = fill(segments(said(key, d.columns), lang, rows=joined, sums="\x00"), sums)
     else:
         words = segments(said("tb_rows_exact" + one, d.columns), lang)
     small = next((dict(r.values) for r in d.report.results if r.check == "masked_small"
@@ -303,11 +288,14 @@ def _row_sums(d: Derivation, fit: Fit) -> tuple[Segment, ...]:
 
 def output(d: Derivation, fit: Fit) -> list[Block]:
     """O = AV with its decimals, one entry worked as an example, and the shape argument."""
-    lang, shown, p, c = d.options.lang, d.display, d.trace.problem, d.columns
+    lang, p, c = d.options.lang, d.trace.problem, d.columns
     factors = ("V", "A") if c else ("A", "V")
-    product_ = [("=", output_formula(c)), ("=", "".join(matrix(cells(d.shown(f))) for f in factors))]
-    lines = matrix_lines("O", product_, cells(shown["O"]), approx_cells(d.decimals.get("O")), fit,
-                         "O", over_sums(d, "N"), prefer_over=bool(wide_sums(d)), columns=c)
+    weights = named_cells(d, "A")  # A as the text above wrote it (2/Z_4)
+    grids = {"A": transposed(weights) if c else weights, "V": cells(d.shown("V"))}
+    product_ = [("=", output_formula(c)), ("=", "".join(matrix(grids[f]) for f in factors))]
+    lines = matrix_lines("O", product_, named_cells(d, "O"), approx_cells(d.decimals.get("O")),
+                         fit, "O", over_sums(d, "N"), prefer_over=bool(wide_sums(d)), columns=c,
+                         factored=frozenset(named_sums(d)), plain=exact_rows(d.decimals.get("O")))
     shape = segments(said("tb_shape", c), lang, n_q=p.n_q, n_k=p.n_k, d_v=p.d_v)
     example = None if any(steps.row == d.example for steps in d.rows) else _example(d)
     late = [n for n in names_of(d, "generator") if n not in early_generators(d)]
@@ -336,11 +324,15 @@ def _example(d: Derivation, inline: bool = False) -> tuple[str, list[tuple[str, 
     t, i, shown = d.trace, d.example, d.display
     if d.sums[i] is None:
         return None
-    products = [product(shown["V"][j, 0], shown["A"][i, j], inline) if d.columns else
-                product(shown["A"][i, j], shown["V"][j, 0], inline)
+    weights = shown["E" if i in named_sums(d) else "A"]  # over Z_i: (2 · 0 + 1 · 2 + …)/Z_4
+    products = [product(shown["V"][j, 0], weights[i, j], inline) if d.columns else
+                product(weights[i, j], shown["V"][j, 0], inline)
                 for j in range(t.A.cols) if t.readable[i][j]]
+    if i in named_sums(d):
+        products = [f"({' + '.join(products)})/Z_{{{i + 1}}}"]
     pieces = [("=", products[0])] + [("+", x) for x in products[1:]]
-    pieces.append(("=", math(shown["O"][i, 0], slash=True, inline=inline)))
+    pieces.append(("=", named_cells(d, "O")[i][0] if i in named_sums(d) else
+                   math(shown["O"][i, 0], slash=True, inline=inline)))
     decimal = (d.decimals.get("O") or [[None]] * (i + 1))[i][0]
     if decimal is not None and not decimal.exact:
         pieces.append((r"\approx", approx(decimal)))

@@ -13,7 +13,8 @@ from ..printing.measure import width
 from ..printing.printer import approx, math, power_of_e, tau_equation
 from ..words import phrase
 from .blocks import Block, Display, Heading, Label, Step, segments, step
-from .textbook import INLINE_NAME, keyed_sum, logit_sum, product, same_logits
+from .sums import INLINE_NAME, keyed_sum, named_cells, named_check, named_sums, wide_sums
+from .textbook import logit_sum, product, same_logits
 
 
 def _index(d: Derivation, stage: str, i: int, j: int) -> str:
@@ -169,13 +170,13 @@ def _softmax(d: Derivation, steps: RowSteps, fit: Fit) -> list[Block]:
         exps.append((lhs, total))
     weights = []
     hidden = [j for j in range(p.n_k) if j not in steps.readable]
-    named = not d.sums[i].is_Rational  # the row above is 1/Z_i times its exponentials
+    over_row = i in named_sums(d)  # the row above is 1/Z_i times its exponentials
     for j in steps.readable:
-        z_i = f"Z_{{{i + 1}}}" if named else math(d.sums[i])  # Z_i above
+        z_i = f"Z_{{{i + 1}}}" if not d.sums[i].is_Rational else math(d.sums[i])  # Z_i above
         terms = [("=", rf"\frac{{e^{{{_index(d, 'L', i, j)}}}}}{{Z_{{{i + 1}}}}}"),
                  ("=", f"{math(E[i, j])}/{z_i}" if E[i, j].is_Integer and
                   d.sums[i].is_Integer else rf"\frac{{{math(E[i, j])}}}{{{z_i}}}")]
-        if not named:  # over a named Z_i it ends there, as the row above does (not renormalised)
+        if not over_row:  # over a named Z_i it ends there, as the row above does (not renormalised)
             terms += [("=", math(shown["W"][i, j], slash=True)), ("=", math(shown["A"][i, j], slash=True))]
         over_z = [terms[0], ("=", rf"\frac{{{math(E[i, j])}}}{{Z_{{{i + 1}}}}}")]
         weights.append((_index(d, "A", i, j), terms + _approx(d, "A", i, j),
@@ -185,20 +186,24 @@ def _softmax(d: Derivation, steps: RowSteps, fit: Fit) -> list[Block]:
                         [("=", rf"0 \quad \text{{{phrase('wk_masked_note', lang)}}}")]))
     blocks: list[Block] = [step(segments("wk_exponentials", lang), _lines(exps, fit, more)),
                            step(segments("wk_weights", lang), _lines(weights, fit))]
+    # the text above writes this row over its short Z_i: (2 + 1 + …)/Z_4 (a long one as Z_i/Z_i)
+    named = i in named_sums(d) - wide_sums(d)
     if len(steps.readable) > 1:
-        total = " + ".join(math(shown["A"][i, j], slash=True) for j in steps.readable)
-        if named or not Fit(INLINE_NAME).fits(total):  # too wide in full: the same sum over Z_i
+        total = named_check(d, i).removesuffix(" = 1") if named else \
+            " + ".join(math(shown["A"][i, j], inline=True) for j in steps.readable)
+        if not Fit(INLINE_NAME).fits(total):  # too wide in full: the same sum over Z_i
             total = f"\\sum_j {_over_keys(d, 'A', i)} = Z_{{{i + 1}}}/Z_{{{i + 1}}}"
         blocks.append(step(segments("wk_check", lang, total=f"{total} = 1")))
     outputs = []
     for c in range(p.d_v):
         weighted = rf"V_{{{c + 1},j}} {_over_keys(d, 'A', i)}" if d.columns else \
             rf"{_over_keys(d, 'A', i)} V_{{j,{c + 1}}}"
+        weights = shown["E" if named else "A"]
+        products = " + ".join(product(shown["V"][j, c], weights[i, j]) if d.columns else
+                              product(weights[i, j], shown["V"][j, c]) for j in steps.readable)
         terms = [("=", rf"\sum_j {weighted}"),
-                 ("=", " + ".join(product(shown["V"][j, c], shown["A"][i, j]) if d.columns else
-                                  product(shown["A"][i, j], shown["V"][j, c])
-                                  for j in steps.readable)),
-                 ("=", math(shown["O"][i, c], slash=True))]
+                 ("=", f"({products})/Z_{{{i + 1}}}" if named else products),
+                 ("=", named_cells(d, "O")[i][c])]
         over_z = [terms[0], ("=", rf"\frac{{{math(shown['N'][i, c])}}}{{Z_{{{i + 1}}}}}")] + (
             [terms[-1]] if shown["O"][i, c].is_Rational else [])  # Z_1/Z_1 = 1 said, not left
         outputs.append((_index(d, "O", i, c), terms + _approx(d, "O", i, c),

@@ -9,8 +9,30 @@ import sympy as sp
 from .fit import Fit, chain, pack, vector
 from .matrices import cells, entry, query, row_lines, stacked
 from .printer import math, matrix
+from .shared import over_name, over_names
 
 LEFT = 60.0  # the width left of the alignment point of a row's or an entry's name, at most
+
+
+def adds_nothing(x: sp.Expr, decimal: str) -> bool:
+    """Whether a decimal only repeats an exact value: an integer (2 ≈ 2.0000) or a fraction
+    whose decimal ends within the places shown (1/10 ≈ 0.1000); 7/3 ≈ 2.3333 adds something."""
+    if not x.is_Rational or "e" in decimal:
+        return False
+    places, q, ends = len(decimal.partition(".")[2]), int(x.q), 0
+    for prime in (2, 5):
+        count = 0
+        while q % prime == 0:
+            q, count = q // prime, count + 1
+        ends = max(ends, count)
+    return q == 1 and ends <= places
+
+
+def plain_decimals(values: list[sp.Expr], decimals: list[str] | None) -> list[str] | None:
+    """The decimals of a vector, None when every one only repeats its exact value."""
+    if decimals is None or all(adds_nothing(x, a) for x, a in zip(values, decimals)):
+        return None
+    return decimals
 
 
 def fits(lines: list[str], fit: Fit) -> bool:
@@ -19,21 +41,27 @@ def fits(lines: list[str], fit: Fit) -> bool:
 
 
 def equation_lines(lhs: str, formulas: list[tuple[str, str]], m: sp.MatrixBase,
-                   decimals: list[list[str]] | None, fit: Fit, name: str) -> list[str]:
+                   decimals: list[list[str]] | None, fit: Fit, name: str,
+                   names: dict[sp.Expr, str] | None = None) -> list[str]:
     """lhs = formula … = [m] ≈ [decimals] as aligned lines that fit: one line, broken before a
-    relation, then row by row (name_{i,·}), then entry by entry (name_{i,j})."""
-    shown = cells(m)
+    relation, then row by row (name_{i,·}), then entry by entry (name_{i,j}); names: the shared
+    denominators named once (2/Z for 2/(6 + e^{10}))."""
+    shown = over_names(m, names) if names else cells(m)
+    rows = [list(m.row(i)) for i in range(m.rows)]
+    plain = frozenset(i for i, row in enumerate(rows)
+                      if decimals and plain_decimals(row, decimals[i]) is None)
+    decimals = None if len(plain) == m.rows else decimals  # 2 ≈ 2.0000 throughout: no ≈
     whole = [("=", matrix(shown))] + ([(r"\approx", matrix(decimals))] if decimals else [])
     for terms_ in (formulas + whole, formulas[-1:] + whole, formulas[:1] + whole, whole):
         lines = chain(lhs, terms_, fit)
         if lines is not None and fits(lines, fit):
             return lines
     lead = [f"{lhs} &= {formulas[0][1]}"] if formulas else []
-    lines = row_lines(name, shown, decimals, fit, lead)
+    lines = row_lines(name, shown, decimals, fit, lead, plain=plain)
     if fits(lines, fit):
         return lines
     return lead + [line for i in range(m.rows) for line in
-                   row_entries(name, i, list(m.row(i)), decimals and decimals[i], fit)]
+                   row_entries(name, i, rows[i], decimals and decimals[i], fit)]
 
 
 def row_entries(name: str, i: int, values: list[sp.Expr], decimals: list[str] | None,
@@ -62,6 +90,7 @@ def entry_lines(lhs: str, x: sp.Expr, fit: Fit, decimal: str | None = None,
     at the plus signs of both, a fraction over one denominator first tried as 1/d (n₁ + …);
     the decimal on a line of its own when it does not fit beside."""
     text = math(x)
+    decimal = None if decimal is None or adds_nothing(x, decimal) else decimal
     lead = [("=", formula)] if formula else []
     after = [rf"&\approx {decimal}"] if decimal is not None else []
     if decimal is not None:
@@ -119,10 +148,13 @@ def _signed(parts) -> list[tuple[str, str]]:
 
 
 def vector_lines(name: str, values: list[sp.Expr], fit: Fit,
-                 decimals: list[str] | None = None) -> list[str]:
+                 decimals: list[str] | None = None,
+                 names: dict[sp.Expr, str] | None = None) -> list[str]:
     """name = (v₁, v₂, …) ≈ (d₁, …) on one line; else the decimals on a line of their own;
-    else broken after a comma; else name_j = v_j ≈ d_j entry by entry."""
-    entries = [math(v) for v in values]
+    else broken after a comma; else name_j = v_j ≈ d_j entry by entry; names: the shared
+    denominators named once (2/Z)."""
+    entries = [over_name(v, names or {}, slash=False) for v in values]
+    decimals = plain_decimals(values, decimals)
     exact = r"\left(" + ", ".join(entries) + r"\right)"
     numbers = [(r"\approx", r"\left(" + ", ".join(decimals) + r"\right)")] if decimals else []
     for pieces in ([("=", exact)] + numbers, [("=", exact)]):

@@ -111,6 +111,13 @@ def approx_cells(grid) -> list[list[str]] | None:
             for row in grid]
 
 
+def exact_rows(grid) -> frozenset[int]:
+    """The rows of a grid of Approx whose decimals say no more than the exact entries (1, 0, 1/2
+    ≈ 0.5): row by row their ≈ is left out."""
+    return frozenset(i for i, row in enumerate(grid or [])
+                     if all(a is None or a.exact for a in row))
+
+
 def _padded(a, places: int):
     """An exact decimal among rounded ones with as many places (0.5000 beside 0.3333), so the
     columns read alike; whole numbers (0, 1) stay as they are."""
@@ -123,13 +130,16 @@ def _padded(a, places: int):
 def matrix_lines(lhs: str, formulas: list[tuple[str, str]], exact: list[list[str]],
                  decimals: list[list[str]] | None, fit: Fit, name: str,
                  over: Factored | None = None, prefer_over: bool = False,
-                 columns: bool = False, relation: str = "=") -> list[str]:
+                 columns: bool = False, relation: str = "=",
+                 factored: frozenset[int] = frozenset(), plain: frozenset[int] = frozenset()
+                 ) -> list[str]:
     """lhs = formula = … = [exact] ≈ [decimals] as aligned lines that fit: on one line with or
     without the substitutions, broken before a relation, or row by row (name_{i,·}); with
     prefer_over, a row too wide for one line is written over its Z_i before it is broken;
     relation: the one before the entries (≈ when they are the decimals of a rounded stage).
     exact and decimals hold one row per query; columns shows the matrix transposed and goes
-    column by column (name_{·,i})."""
+    column by column (name_{·,i}); row by row, the rows in factored are written over their
+    Z_i, and the rows in plain without their decimals (they add nothing: 1 ≈ 1)."""
     shown, numbers = (transposed(exact), decimals and transposed(decimals)) if columns \
         else (exact, decimals)
     whole = [(relation, matrix(shown))] + ([(r"\approx", matrix(numbers))] if numbers else [])
@@ -137,26 +147,34 @@ def matrix_lines(lhs: str, formulas: list[tuple[str, str]], exact: list[list[str
     for lines in sorted((t for t in tries if t is not None), key=len)[:1]:
         return lines
     return row_lines(name, exact, decimals, fit, [f"{lhs} &= {formulas[0][1]}"]
-                     if formulas else [], over, prefer_over, columns, relation)
+                     if formulas else [], over, prefer_over, columns, relation, factored, plain)
 
 
 def row_lines(name: str, exact: list[list[str] | None], decimals: list[list[str]] | None,
               fit: Fit, lead: list[str] | None = None, over: Factored | None = None,
               prefer_over: bool = False, columns: bool = False,
-              relation: str = "=") -> list[str]:
+              relation: str = "=", factored: frozenset[int] = frozenset(),
+              plain: frozenset[int] = frozenset()) -> list[str]:
     """name_{i,·} = (…) ≈ (…), one row to a line or more (name_{·,i} = (…)ᵀ, one query's
     column, with columns; relation: ≈ for a rounded stage's decimals); a row whose entries do
     not fit even one to a line is written over its Z_i, entry by entry if need be; a row given
-    as None is written over its Z_i at once (its entries are never printed whole)."""
+    as None or in factored is written over its Z_i at once (a row in factored as
+    \frac{1}{Z_4}(2, 1, 3, e^{10}) when it fits, not 2/Z_4 four times); a row in plain goes
+    without its decimals."""
     lines = list(lead or [])
     left = 2 * len(name) * 5.0 + 30.0  # "A_{3,\cdot}" and its relation
     for i, row in enumerate(exact):
         lhs = query(name, i, columns)
-        if row is None:
-            added = _over(name, i, over[i], fit, left, columns) or [
-                rf"{lhs} &= {over[i][0]}{_tuple([' '.join(t) for t in over[i][1]], columns)}"]
+        row_decimals = decimals[i] if decimals and i not in plain else None
+        approx_row = [(r"\approx", _tuple(row_decimals, columns))] if row_decimals else []
+        if row is None or over and i in factored:
+            whole = over[i][0] + _tuple([" ".join(t) for t in over[i][1]], columns)
+            together = chain(lhs, [("=", whole)] + approx_row, fit, at=left)
+            if together:
+                lines += together
+                continue
+            added = _over(name, i, over[i], fit, left, columns) or [f"{lhs} &= {whole}"]
         else:
-            approx_row = [(r"\approx", _tuple(decimals[i], columns))] if decimals else []
             together = chain(lhs, [(relation, _tuple(row, columns))] + approx_row, fit, at=left)
             if together:
                 lines += together
@@ -165,9 +183,9 @@ def row_lines(name: str, exact: list[list[str] | None], decimals: list[list[str]
             added = (prefer_over and over_row) or _broken(lhs, relation, row, fit, left, columns) or \
                 over_row or [f"{lhs} &{relation} {_tuple(row, columns)}"]
         lines += added
-        if decimals:  # after entry-by-entry lines the row's decimals say whose they are
+        if row_decimals:  # after entry-by-entry lines the row's decimals say whose they are
             by_entry = not added[0].startswith(lhs)
-            lines += _decimal_lines(decimals[i], fit, left, lhs if by_entry else "", columns)
+            lines += _decimal_lines(row_decimals, fit, left, lhs if by_entry else "", columns)
     return lines
 
 

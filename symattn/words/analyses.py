@@ -57,6 +57,8 @@ ANALYSIS_PHRASES: dict[str, dict[str, str]] = {
     "nu_row": {"en": "Row {row}", "zh": "第 {row} 行"},
     "nu_row_label": {"en": "Row {row} ({label})", "zh": "第 {row} 行（{label}）"},
     "nu_observed": {"en": "Observed weights and output:", "zh": "观察到的权重与输出："},
+    "nu_observed_named": {"en": "Observed weights and output, with \x00:",
+                          "zh": "记 \x00，观察到的权重与输出为："},
     "nu_system": {"en": "The system over the keys this row reads (keys {keys}):",
                   "zh": "该行可读取的 key（第 {keys} 个）上的线性方程组："},
     "nu_rank": {"en": "The matrix has rank {rank} and {count} unknowns, so its null space has "

@@ -53,11 +53,21 @@ COLUMN_PHRASES: dict[str, dict[str, str]] = {
                         "zh": "各列指数之和分别为 {sums}，逐列归一化"},
     "tb_sums_one_columns": {"en": "with sum {sums}; dividing the column by its sum",
                             "zh": "指数之和为 {sums}，除以该和归一化"},
+    "tb_sums_named_columns": {"en": "with sums {sums}; dividing each column by its sum",
+                              "zh": "各列指数之和分别记为 {sums}，逐列归一化"},
+    "tb_sums_one_named_columns": {"en": "with sum {sums}; dividing the column by its sum",
+                                  "zh": "指数之和记为 {sums}，除以该和归一化"},
     "tb_sums_display_columns": {"en": "Their sums are", "zh": "各列指数之和为"},
     "tb_normalise_columns": {"en": "Dividing each column by its sum", "zh": "逐列归一化"},
     "tb_normalise_one_columns": {"en": "Dividing the column by its sum", "zh": "除以该和归一化"},
     "tb_row_sums_columns": {"en": "The columns sum to 1: {sums}", "zh": "各列权重之和分别是 {sums}"},
     "tb_row_sums_one_columns": {"en": "The column sums to 1: {sums}", "zh": "该列权重之和为 {sums}"},
+    "tb_row_sums_some_columns": {"en": "Columns {rows} sum to 1: {sums}. The other columns sum to "
+                                       "exactly 1 too",
+                                 "zh": "第 {rows} 列权重之和分别是 {sums}。其余各列权重之和也都精确为 1"},
+    "tb_row_sums_some_one_columns": {"en": "Column {rows} sums to 1: {sums}. The other columns sum "
+                                           "to exactly 1 too",
+                                     "zh": "第 {rows} 列权重之和为 {sums}。其余各列权重之和也都精确为 1"},
     "tb_rows_exact_columns": {"en": "Every column sums to exactly 1", "zh": "每一列权重之和都精确为 1"},
     "tb_rows_exact_one_columns": {"en": "The column sums to exactly 1", "zh": "该列权重之和精确为 1"},
     "tb_shape_columns": {"en": "$V$ is ${d_v} \\times {n_k}$ and $A$ is ${n_k} \\times {n_q}$, so "

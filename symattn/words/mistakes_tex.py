@@ -48,6 +48,7 @@ MISTAKE_TEX: dict[str, dict[str, str]] = {
         "en": "$A'_{{ij}} = L_{{ij}} / \\sum_r L_{{rj}}$ over the readable keys (no exponential).",
         "zh": "$A'_{{ij}} = L_{{ij}} / \\sum_r L_{{rj}}$（只对可读取的 key 求和，不取指数）。"},
     "tex_mistake_gives": {"en": "It gives:", "zh": "由此得到："},
+    "tex_mistake_gives_named": {"en": "It gives, with \x00:", "zh": "记 \x00，由此得到："},
     "tex_mistake_output": {"en": "Every head making it, the output is:",
                            "zh": "每个头都犯这个错误时，输出为："},
     "tex_mistake_skipped": {"en": "This mistake {reason}.", "zh": "该误区{reason}。"},

@@ -86,6 +86,10 @@ TEXTBOOK_PHRASES: dict[str, dict[str, str]] = {
                 "zh": "各行指数之和分别为 {sums}，逐行归一化"},
     "tb_sums_one": {"en": "with sum {sums}; dividing the row by its sum",
                     "zh": "指数之和为 {sums}，除以该和归一化"},
+    "tb_sums_named": {"en": "with sums {sums}; dividing each row by its sum",
+                      "zh": "各行指数之和分别记为 {sums}，逐行归一化"},
+    "tb_sums_one_named": {"en": "with sum {sums}; dividing the row by its sum",
+                          "zh": "指数之和记为 {sums}，除以该和归一化"},
     "tb_gives_weights": {"en": " gives", "zh": "得到"},
     "tb_sums_display": {"en": "Their sums are", "zh": "各行指数之和为"},
     "tb_sums_display_one": {"en": "Its sum is", "zh": "指数之和为"},
@@ -93,6 +97,12 @@ TEXTBOOK_PHRASES: dict[str, dict[str, str]] = {
     "tb_normalise_one": {"en": "Dividing the row by its sum", "zh": "除以该和归一化"},
     "tb_row_sums": {"en": "The rows sum to 1: {sums}", "zh": "各行权重之和分别是 {sums}"},
     "tb_row_sums_one": {"en": "The row sums to 1: {sums}", "zh": "该行权重之和为 {sums}"},
+    "tb_named_sum": {"en": "\x00", "zh": "记 \x00"},
+    "tb_row_sums_some": {"en": "Rows {rows} sum to 1: {sums}. The other rows sum to exactly 1 too",
+                         "zh": "第 {rows} 行权重之和分别是 {sums}。其余各行权重之和也都精确为 1"},
+    "tb_row_sums_some_one": {"en": "Row {rows} sums to 1: {sums}. The other rows sum to exactly 1 "
+                                   "too",
+                             "zh": "第 {rows} 行权重之和为 {sums}。其余各行权重之和也都精确为 1"},
     "tb_rounded": {"en": "The exact values from here on have more digits than a line holds (their "
                          "decimals do not end within 15 digits): each is written to {places} places, "
                          "marked $\\approx$. The exact values are kept; the checks below are made "
