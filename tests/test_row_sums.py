@@ -42,15 +42,15 @@ def test_example_04_names_its_last_row_sum_once(fmt):
 
 def test_example_04_in_chinese_says_ji():
     text = _run("solve", E04, "--format", "markdown", "--lang", "zh")
-    assert "各行之和分别为 $2$、$3$、$6$、记 $Z_{4} = 6 + e^{10}$，逐行归一化" in text
+    assert "各行指数之和分别为 $2$、$3$、$6$、记 $Z_{4} = 6 + e^{10}$，逐行归一化" in text
 
 
 def test_example_09_writes_t1_plus_t2_once():
     text = _run("solve", EXAMPLES / "09_parameter_sweep" / "problem.toml", "--format", "latex")
     body = text.split("All 7 checks", 1)[0]
-    assert r"with sum \(Z_{1} = t_{2} + t_{1}\)" in body  # the keys' order, as exponentiated
+    assert r"with sum \(Z_{1} = t_{1} + t_{2}\)" in body  # the keys' order, as exponentiated
     assert "+ t_{2}}" not in body and "+ t_{1}}" not in body  # in no denominator
-    assert r"\begin{array}{cc} 2 t_{2}/Z_{1} & 4 t_{1}/Z_{1} \end{array}" in body
+    assert r"\begin{array}{cc} 2 t_{1}/Z_{1} & 4 t_{2}/Z_{1} \end{array}" in body
 
 
 def test_example_13_names_every_row_sum():
@@ -62,8 +62,8 @@ def test_example_13_names_every_row_sum():
 @pytest.mark.parametrize("lang, words", [
     ("en", r"Rows 1 and 2 sum to 1: \(1\) and \((e^{40 \sqrt{3}/51} + 1)/Z_{2} = 1\). "
            "The other rows sum to exactly 1 too"),
-    ("zh", r"第 1、2 行之和分别是 \(1\)、\((e^{40 \sqrt{3}/51} + 1)/Z_{2} = 1\)。"
-           "其余各行之和也都精确为 1")])
+    ("zh", r"第 1、2 行权重之和分别是 \(1\)、\((e^{40 \sqrt{3}/51} + 1)/Z_{2} = 1\)。"
+           "其余各行权重之和也都精确为 1")])
 def test_example_05_writes_the_short_checks_of_irrational_rows(lang, words):
     text = _run("solve", E05, "--format", "latex", "--lang", lang)
     assert words in text
@@ -135,5 +135,5 @@ def test_shared_sums_name_one_sum_z_and_several_z_i():
 def test_chinese_says_ji_once_when_every_sum_is_named():
     text = _run("solve", EXAMPLES / "13_five_tokens_no_mask" / "problem.toml", "--format",
                 "markdown", "--lang", "zh")
-    assert "各行之和分别记为 $Z_{1} = 2 t^{2} + 2 t + 1$、$Z_{2} = t^{2} + 4 t$、" in text
+    assert "各行指数之和分别记为 $Z_{1} = 2 t^{2} + 2 t + 1$、$Z_{2} = t^{2} + 4 t$、" in text
     assert "记 $Z" not in text

@@ -60,7 +60,9 @@ def named_cells(d: Derivation, stage: str) -> list[list[str]]:
     """A or O as shown, the rows whose sum is named written over it (2/Z_4 beside 1/3)."""
     named, grid = named_sums(d), cells(d.display[stage])
     factored = over_sums(d, "E" if stage == "A" else "N")
-    return [[over_name(t, i) for t in factored[i][1]] if i in named else row
+    shown = d.display[stage]
+    return [[text if shown[i, j].is_Rational else over_name(t, i)  # an exact 1 is 1, not Z_1/Z_1
+             for j, (t, text) in enumerate(zip(factored[i][1], row))] if i in named else row
             for i, row in enumerate(grid)]
 
 

@@ -234,12 +234,25 @@ def weights(d: Derivation, fit: Fit) -> list[Block]:
                      Display(tuple(lines)), _row_sums(d, fit))]
     z_lines = pack([f"Z_{{{i + 1}}} = {keyed_sum(d, i)}" for i in live], fit, r",\quad ") or \
         sum_definitions(d, live, fit)
+    if _exponentials_in_rows(d, live, lines):  # the vectors would be written twice: once here
+        sums_lead = lead[:-len(segments("tb_gives", lang))] + segments("tb_gives_sums" + one, lang)
+        return [step(sums_lead + segments("tb_colon", lang), shown_names, Display(tuple(z_lines)),
+                     segments(said("tb_normalise" + one, c), lang) + gives, weight_display,
+                     Display(tuple(lines)), _row_sums(d, fit))]
     rows[-1] += "."
     return [step(lead, shown_names, Display(tuple(rows))),
             step(segments(said("tb_sums_display" + one, c), lang) + segments("tb_colon", lang),
                  Display(tuple(z_lines)), segments(said("tb_normalise" + one, c), lang) + gives,
                  weight_display,
                  Display(tuple(lines)), _row_sums(d, fit))]
+
+
+def _exponentials_in_rows(d: Derivation, live: list[int], lines: list[str]) -> bool:
+    """Whether A, written row by row, holds every row's exponentials: each row that reads two
+    keys or more over its Z_i (1/Z_3 (e^{…}, …)), a row reading one key in its Z_i = e^{…}."""
+    by_rows = not any(line.startswith("A &") for line in lines)
+    several = [i for i in live if sum(d.trace.readable[i]) > 1]
+    return by_rows and set(several) <= named_sums(d)
 
 
 def early_generators(d: Derivation) -> list[Name]:

@@ -11,15 +11,19 @@ import sympy as sp
 
 from .fit import TEXT_ROWS, Fit, chain, vector
 from .measure import height
-from .printer import approx, math, matrix
+from .printer import over_integer, approx, math, matrix
 
 Factored = list[tuple[str, list[list[str]]]]
 """Per row: a prefactor (\\frac{1}{Z_i}) and, per entry, the terms of its numerator."""
 
 
 def cells(m: sp.MatrixBase) -> list[list[str]]:
-    """The LaTeX of every entry, rational numbers as slash fractions."""
-    return [[math(x, slash=True) for x in row] for row in m.tolist()]
+    """The LaTeX of every entry, rational numbers as slash fractions, and roots over integers
+    too (20√3/51) when every fraction of the matrix is one of these: one format a matrix."""
+    plain = [[math(x, slash=True) for x in row] for row in m.tolist()]
+    slashed = [[over_integer(x) or text for x, text in zip(row, texts)]
+               for row, texts in zip(m.tolist(), plain)]
+    return plain if any(r"\frac" in text for row in slashed for text in row) else slashed
 
 
 def transposed(grid: list[list[str]]) -> list[list[str]]:

@@ -138,16 +138,16 @@ class MathPrinter(LatexPrinter):
         return f"{sign}{top}/{bottom}"
 
     def _exponentials(self, expr: sp.Mul) -> str | None:
-        """c e^{x} e^{y} (or c e e^{y}), a term of a row sum, as SymPy writes it when every
-        exponent stays in the numerator (positive, or negative with a symbol in it) and e^{-1}
-        goes under it (\\frac{e^{x}}{e}), without SymPy's fraction(), which simplifies a
-        symbolic exponent to ask whether it is constant; None otherwise."""
+        """c e^{x} e^{y} (or c e e^{y}), a term of a row sum, every exponent in the numerator as a
+        book writes it (2 e^{-4\\sqrt{3}/17}, not SymPy's \\frac{2}{e^{4\\sqrt{3}/17}}) and e^{-1}
+        under it (\\frac{e^{x}}{e}), without SymPy's fraction(), which simplifies a symbolic
+        exponent to ask whether it is constant; None otherwise."""
         args = expr.args
         powers = args[1:] if args[0].is_Integer else args
         over_e = [f for f in powers if isinstance(f, sp.exp) and f.exp is sp.S.NegativeOne]
         kept = [f for f in powers if f not in over_e]
-        if not kept or not all(f is sp.E or isinstance(f, sp.exp) and (f.exp.is_positive or (
-                f.exp.is_negative and f.exp.free_symbols)) for f in kept):
+        if not kept or not all(f is sp.E or isinstance(f, sp.exp) and (
+                f.exp.is_positive or f.exp.is_negative) for f in kept):
             return None
         sign = "- " if args[0].is_Integer and args[0] < 0 else ""
         factors = (-expr if sign else expr).as_ordered_factors()
@@ -189,6 +189,18 @@ def math(expr: sp.Expr, slash: bool = False, inline: bool = False) -> str:
         return remembered(_PRINTED, (mode, expr), lambda: printer.doprint(expr))
     except TypeError:  # unhashable (a mutable matrix)
         return printer.doprint(expr)
+
+
+def over_integer(expr: sp.Expr) -> str | None:
+    """A rational times one root or symbol as the exponents write it, 20 \\sqrt{3}/51 (a
+    matrix all of whose fractions are such, where stacked ones double each row's height);
+    None for any other value."""
+    c, rest = expr.as_coeff_Mul()
+    if not c.is_Rational or c.q == 1 or rest.is_Mul or not (
+            rest.is_Symbol or rest.is_Pow and rest.exp == sp.S.Half and rest.base.is_Integer):
+        return None
+    sign, top = ("- " if c < 0 else ""), abs(c.p)
+    return f"{sign}{'' if top == 1 else f'{top} '}{math(rest)}/{c.q}"
 
 
 def matrix(cells: list[list[str]]) -> str:

@@ -82,6 +82,8 @@ TEXTBOOK_PHRASES: dict[str, dict[str, str]] = {
     "tb_exponentiate_one": {"en": "Exponentiating the row", "zh": "对该行取指数"},
     "tb_minus_infinity": {"en": " ($e^{{-\\infty}} = 0$)", "zh": "（$e^{{-\\infty}} = 0$）"},
     "tb_gives": {"en": " gives", "zh": "得到"},
+    "tb_gives_sums": {"en": " gives the sums", "zh": "，得到的指数之和为"},
+    "tb_gives_sums_one": {"en": " gives the sum", "zh": "，得到的指数之和为"},
     "tb_sums": {"en": "with sums {sums}; dividing each row by its sum",
                 "zh": "各行指数之和分别为 {sums}，逐行归一化"},
     "tb_sums_one": {"en": "with sum {sums}; dividing the row by its sum",
