@@ -182,13 +182,15 @@ ANALYSES = {
     "nonunique-eight": ["nonunique", EIGHT],
     "limits-05": ["limits", FIVE],
     "limits-14": ["limits", EXAMPLES / "14_symbolic_temperature" / "problem.toml"],
+    "limits-float64": ["limits", ROOT / "tests" / "wide" / "float64_four_tokens.toml"],
     "mistakes-05": ["mistakes", FIVE],
     "mistakes-12": ["mistakes", EXAMPLES / "12_two_heads" / "problem.toml"],
     "problemset": ["problemset", None],  # a generated set of one problem of each single-head kind
 }
 """Each analysis document kind on a worked example, and on the eight-token case where its
 displays are widest (before they were fitted: gradient 1223 pt and nonunique 28 boxes too wide,
-limits of example 05 1185 pt, the sweep 19 boxes in a book)."""
+limits of example 05 1185 pt, the sweep 19 boxes in a book; the derivative of float64 inputs,
+its 68-digit exact entries, 2555 pt)."""
 EMPTY = (", ,", "with , gives", "记，得", "，，", "、、", "（）")
 """What a phrase with an empty value leaves behind."""
 

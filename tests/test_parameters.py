@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 import sympy as sp
@@ -229,3 +230,23 @@ def test_gradient_and_nonunique_take_subs(capsys, tmp_path):
     assert cli.main(["gradient", str(path), "--loss", "sum", "--subs", "theta=pi/4"]) == 0
     out = capsys.readouterr().out
     assert "theta" not in out and "dV" in out
+
+
+def test_a_derivative_too_long_to_write_is_shown_by_its_decimals(capsys):
+    """Float64 inputs: each exact ∂A/∂τ has 68-digit numerators (2555 pt past the margin); the
+    document writes the decimals, marked ≈, and says so, while the check uses the exact values."""
+    from conftest import ROOT
+    path = ROOT / "tests" / "wide" / "float64_four_tokens.toml"
+    for lang, said in (("en", "each is written by its decimals"), ("zh", "每个值按小数写出")):
+        assert cli.main(["limits", str(path), "--format", "latex", "--lang", lang]) == 0
+        text = capsys.readouterr().out
+        derivative_part = text.split(r"\subsection*", 2)[-1]
+        assert said in derivative_part
+        assert r"\frac{\partial A}{\partial \tau} \approx \left[\begin{array}{cccc} 0.1106 & -0.3186" \
+            in derivative_part
+        assert not re.search(r"\d{20}", derivative_part)
+    five = ROOT / "worked_examples" / "05_five_tokens_temperature" / "problem.toml"
+    assert cli.main(["limits", str(five), "--format", "latex"]) == 0
+    text = capsys.readouterr().out.split(r"\subsection*", 2)[-1]  # exact entries, written exactly
+    assert "written by its decimals" not in text
+    assert r"{\partial_{\tau} A}_{2,2} &= \frac{800 \sqrt{3} e^{40 \sqrt{3}/51}}{867" in text

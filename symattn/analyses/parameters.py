@@ -13,6 +13,7 @@ from ..answers.budget import OverBudget, cpu_budget
 from ..answers.judge import proved_zero
 from ..errors import InputError
 from ..limits import LIMITS_CPU_SECONDS
+from ..exact.shown import long_values
 from ..exact.substitute import substitute
 from ..model import Trace, sample_values
 from ..numeric import context, recompute, to_mpf
@@ -146,4 +147,5 @@ def parameter_report(trace: Trace, name: str = "tau", places: int = 4) -> Parame
         raise InputError(f"the temperature limits took more than {LIMITS_CPU_SECONDS:g} s of CPU "
                          "time (SymPy's limits of these logits); give shorter entries or fewer "
                          "places", source=trace.problem.source) from None
-    return ParameterReport(trace, limits, found, decimals)
+    return ParameterReport(trace, limits, found, decimals,
+                           decimals is not None and long_values(found.matrix))

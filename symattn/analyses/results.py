@@ -197,3 +197,4 @@ class ParameterReport:
     limits: TemperatureLimits
     derivative: Derivative
     decimals: list[list[str]] | None  # of the derivative, when it has no symbols
+    rounded: bool = False  # its exact entries are too long to write (float64 inputs): decimals only

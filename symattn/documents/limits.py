@@ -7,8 +7,9 @@ from ..derivation import Derivation
 from ..derivation.bias import bias_shown
 from ..derivation.names import free_letter
 from ..printing.entries import equation_lines, side_by_side
-from ..printing.fit import Fit
-from ..printing.printer import decimal_math, math
+from ..printing.fit import Fit, chain
+from ..printing.matrices import row_lines
+from ..printing.printer import decimal_math, math, matrix
 from .analysis_layout import title as title_of
 from ..words import phrase
 from .blocks import Block, Display, Heading, Items, Label, Paragraph, segments
@@ -47,10 +48,16 @@ def limit_blocks(report: ParameterReport, lang: str, width: float = 345.0,
     symbol = r"\tau" if found.name == "tau" else math(next(s for s in p.symbols if s.name == found.name))
     decimals = [[decimal_math(x) for x in row] for row in report.decimals] \
         if report.decimals else None
-    lines = equation_lines(rf"\frac{{\partial A}}{{\partial {symbol}}}", [], found.matrix, decimals,
-                           fit, rf"\partial_{{{symbol}}} A")
+    lhs, name = rf"\frac{{\partial A}}{{\partial {symbol}}}", rf"\partial_{{{symbol}}} A"
+    if report.rounded and decimals:  # 68-digit numerators: the decimals alone, marked ≈
+        lines = chain(lhs, [(r"\approx", matrix(decimals))], fit) or \
+            row_lines(name, decimals, None, fit, relation=r"\approx")
+    else:
+        lines = equation_lines(lhs, [], found.matrix, decimals, fit, name)
     blocks += [Heading(2, segments("derivative", lang, name=symbol)),
-               Paragraph(segments("derivative_rule", lang, name=symbol)), Display(tuple(lines))]
+               Paragraph(segments("derivative_rule", lang, name=symbol) + (
+                   segments("derivative_rounded", lang) if report.rounded else ())),
+               Display(tuple(lines))]
     if found.difference is not None:
         blocks.append(Paragraph(segments("derivative_checked", lang,
                                          difference=f"{found.difference:.1e}")))

@@ -129,6 +129,11 @@ DERIVATION_PHRASES: dict[str, dict[str, str]] = {
                         "zh": "由 softmax 的 Jacobian 得 "
                               "$\\partial A_{{ij}}/\\partial {name} = A_{{ij}}\\,(\\partial L_{{ij}}/\\partial {name} "
                               "- \\sum_r A_{{ir}}\\, \\partial L_{{ir}}/\\partial {name})$。"},
+    "derivative_rounded": {"en": " Its exact entries have more digits than a line holds (the inputs' "
+                                 "long decimals): each is written by its decimals, marked $\\approx$; "
+                                 "the check below is made on the exact values.",
+                           "zh": "其精确形式位数太多，一行写不下（输入的小数很长）：每个值按小数写出，"
+                                 "记作 $\\approx$；下面的检验针对精确值。"},
     "derivative_checked": {"en": "Central differences in mpmath agree to {difference}.",
                            "zh": "mpmath 中心差分与之一致，最大差 {difference}。"},
     "projections_text": {"en": "Queries, keys and values are projections of the same input $X$ "
