@@ -8,7 +8,7 @@ import io
 
 import pytest
 import sympy as sp
-from conftest import EXAMPLES
+from conftest import EXAMPLES, ROOT
 
 from symattn import cli
 from symattn.printing.entries import adds_nothing
@@ -137,3 +137,13 @@ def test_chinese_says_ji_once_when_every_sum_is_named():
                 "markdown", "--lang", "zh")
     assert "各行指数之和分别记为 $Z_{1} = 2 t^{2} + 2 t + 1$、$Z_{2} = t^{2} + 4 t$、" in text
     assert "记 $Z" not in text
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_named_weights_in_a_check_are_collected(lang):
+    """Weights p, p, q: the row's check reads 2p + q = 1, in the text and the row walk, not
+    p + p + q = 1; a row of numbers keeps its terms, 1/3 + 1/3 + 1/3 = 1."""
+    text = _run("solve", ROOT / "tests" / "forms" / "ones.toml", "--format", "latex",
+                "--detail", "full", "--lang", lang)
+    assert text.count(r"\(2 p + q = 1\)") == 2 and "p + p + q" not in text
+    assert r"\(1/3 + 1/3 + 1/3 = 1\)" in text

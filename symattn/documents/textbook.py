@@ -255,6 +255,14 @@ def _exponentials_in_rows(d: Derivation, live: list[int], lines: list[str]) -> b
     return by_rows and set(several) <= named_sums(d)
 
 
+def weight_sum(entries: list[sp.Expr]) -> str:
+    """A row's weights added up as a sentence writes them: 1/6 + 1/2 + 1/3, and named weights
+    collected when one repeats, 2p + q (not p + p + q); q + p stays in the keys' order."""
+    if len(set(entries)) < len(entries) and all(x.is_Symbol for x in entries):
+        return math(sp.Add(*entries), inline=True)
+    return " + ".join(math(x, inline=True) for x in entries)
+
+
 def early_generators(d: Derivation) -> list[Name]:
     """The generators the exponentials or the weights use (introduced with them); one only the
     outputs use (e^-100 in V) is introduced with the outputs."""
@@ -275,7 +283,7 @@ def _row_sums(d: Derivation, fit: Fit) -> tuple[Segment, ...]:
             continue
         live += 1
         text = named_check(d, i) if i in named and len(entries) > 1 else \
-            " + ".join(math(x, inline=True) for x in entries)  # set in a sentence
+            weight_sum(entries)  # set in a sentence
         plain = all(x.is_Rational for x in entries)
         if not Fit(fit.points * (0.8 if plain else 0.5)).fits(text):  # in running text: short
             continue

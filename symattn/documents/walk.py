@@ -14,7 +14,7 @@ from ..printing.printer import approx, math, power_of_e, tau_equation
 from ..words import phrase
 from .blocks import Block, Display, Heading, Label, Step, segments, step
 from .sums import INLINE_NAME, keyed_sum, named_cells, named_check, named_sums, wide_sums
-from .textbook import logit_sum, product, same_logits
+from .textbook import logit_sum, product, same_logits, weight_sum
 
 
 def _index(d: Derivation, stage: str, i: int, j: int) -> str:
@@ -190,7 +190,7 @@ def _softmax(d: Derivation, steps: RowSteps, fit: Fit) -> list[Block]:
     named = i in named_sums(d) - wide_sums(d)
     if len(steps.readable) > 1:
         total = named_check(d, i).removesuffix(" = 1") if named else \
-            " + ".join(math(shown["A"][i, j], inline=True) for j in steps.readable)
+            weight_sum([shown["A"][i, j] for j in steps.readable])
         if not Fit(INLINE_NAME).fits(total):  # too wide in full: the same sum over Z_i
             total = f"\\sum_j {_over_keys(d, 'A', i)} = Z_{{{i + 1}}}/Z_{{{i + 1}}}"
         blocks.append(step(segments("wk_check", lang, total=f"{total} = 1")))
