@@ -531,3 +531,29 @@ def test_a_name_only_the_outputs_use_is_introduced_with_them(lang, exponentiate,
     text = symattn.render(symattn.attend(problem), "markdown", lang=lang)
     assert exponentiate in text and output in text and text.count("t = e^{100}") == 1
     assert text.index(output) < text.index(r"1/8 + \frac{1}{t}")
+
+
+@pytest.mark.parametrize("lang, here", [("en", "Here "), ("zh", "其中 ")])
+def test_the_summary_defines_every_name_its_matrices_use(lang, here):
+    """Summary detail wrote S = [[a, 0], [0, a]] and A = [[p, q], [q, p]] and never said what
+    a, p and q are (the textbook's sentences that define them are left out of a summary)."""
+    text = latex("01_two_positions", detail="summary", lang=lang)
+    sep = ", " if lang == "en" else "、"
+    assert (here + r"\(a = 1/\sqrt{2} \approx 0.7071\)" + sep +
+            r"\(p = e^{a}/(e^{a} + 1) \approx 0.6698\)") in text
+    assert r"\(q = 1 - p = 1/(e^{a} + 1) \approx 0.3302\)" in text
+    named = latex("13_five_tokens_no_mask", detail="summary", lang=lang)
+    assert here + r"\(t = e^{20 \sqrt{3}/51} \approx 1.9724\)" in named
+
+
+def test_a_subscripted_name_in_a_title_is_set_as_math():
+    """"d_k = 64" in a title printed as the text d\\_k = 64; only letters, digits, a point and a
+    minus reach the math, anything else stays escaped text."""
+    from symattn.documents.blocks import titled
+    assert titled("Two queries, three keys, d_k = 64") == (
+        ("label", "Two queries, three keys, "), ("math", "d_{k} = 64"))
+    assert titled(r"x_\input{y} and $d_k$") == (("label", r"x_\input{y} and $"),
+                                                ("math", "d_{k}"), ("label", "$"))
+    text = _solve_latex(ROOT / "tests" / "wide" / "dk64.toml", "--lang", "zh")
+    assert r"\section*{\hyphenpenalty=10000 \exhyphenpenalty=10000 两个 query、三个 key，\(d_{k} = 64\)}" \
+        in text

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 import sympy as sp
 
 from ..printing.printer import math, matrix
-from .blocks import Block, Paragraph
+from .blocks import Block, Paragraph, titled
 
 
 def mat(m: sp.MatrixBase) -> str:
@@ -30,4 +30,4 @@ def subtitle(problem, lang: str = "en") -> list[Block]:
     """The problem's title in the document's language as a line under the heading (user text,
     escaped by each target)."""
     text = title(problem, lang)
-    return [Paragraph((("label", text),))] if text else []
+    return [Paragraph(titled(text))] if text else []

@@ -3,6 +3,7 @@ phrases split into text, user labels and inline math; LaTeX and Markdown set the
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from string import Formatter
 
@@ -173,4 +174,25 @@ def title_segments(title: str | None, title_zh: str | None, lang: str, fallback:
                    ) -> tuple[Segment, ...]:
     """A problem's title in the language (the Chinese one when given), else a phrase."""
     text = title_zh if lang == "zh" and title_zh else title
-    return (("label", text),) if text else segments(fallback, lang)
+    return titled(text) if text else segments(fallback, lang)
+
+
+_SUBSCRIPTED = re.compile(r"(?<![A-Za-z0-9\\])([A-Za-z])_([A-Za-z0-9]{1,3})(?![A-Za-z0-9])"
+                          r"( ?= ?-?[0-9]+(?:\.[0-9]+)?(?![A-Za-z0-9.]))?")
+
+
+def titled(text: str) -> tuple[Segment, ...]:
+    """A title the user wrote, as text, a name with an underscore (d_k, W_O) set as math with
+    its subscript, d_{k}, and the number it is said to equal (d_k = 64): nothing but letters,
+    digits, a point and a minus reach the math."""
+    out: list[Segment] = []
+    last = 0
+    for found in _SUBSCRIPTED.finditer(text):
+        if found.start() > last:
+            out.append(("label", text[last:found.start()]))
+        value = found.group(3) and " = " + found.group(3).replace("=", "").strip()  # d_k = 64
+        out.append(("math", f"{found.group(1)}_{{{found.group(2)}}}{value or ''}"))
+        last = found.end()
+    if last < len(text) or not out:
+        out.append(("label", text[last:]))
+    return tuple(out)

@@ -14,7 +14,8 @@ from .blocks import Block, Display, Heading, Heatmap, Label, segments, step, tit
 from .checks import check_blocks
 from .rounded import rounded
 from .setup import setup
-from .textbook import logit_sum, masks_given, over_sums, sum_definitions, textbook, wide_sums
+from .textbook import (introduce, logit_sum, masks_given, over_sums, sum_definitions,
+                       textbook, wide_sums)
 from .walk import row_blocks
 
 SUMMARY_FORMULAS = {"S": None, "M": None, "A": r"\operatorname{softmax}(L)"}
@@ -102,7 +103,12 @@ def summary(d: Derivation, fit: Fit) -> list[Block]:
             continue
         lines += matrix_lines(stage, [("=", formula)] if formula else [], cells(shown[stage]),
                               decimals, fit, stage, columns=c)
-    return [step(segments("summary_lead", lang), Display(tuple(lines)))]
+    used = [n for n in d.names if any(d.display[stage].has(n.symbol) for stage in p.shown_stages
+                                      if stage in d.display)]
+    named, below = introduce(d, used, "summary_names")  # a, p, q the matrices use, defined
+    if below:  # too long for a sentence: "Here:" and a display
+        named = segments("summary_names_below", lang)
+    return [step(segments("summary_lead", lang), Display(tuple(lines)), named, below)]
 
 
 def _over_sums(d: Derivation, stage: str, wide: set[int], decimals: list[list[str]] | None,

@@ -12,7 +12,7 @@ from ..printing.matrices import row_lines
 from ..printing.printer import decimal_math, math, matrix
 from .analysis_layout import title as title_of
 from ..words import phrase
-from .blocks import Block, Display, Heading, Items, Label, Paragraph, segments
+from .blocks import Block, Display, Heading, Items, Label, Paragraph, segments, titled
 from .setup import setup
 from .textbook import logits, scores
 
@@ -24,7 +24,7 @@ def limit_blocks(report: ParameterReport, lang: str, width: float = 345.0,
     check."""
     p, limits, found = report.trace.problem, report.limits, report.derivative
     fit, text = Fit(width), title_of(p, lang)
-    title = (("label", text),) if text else segments("parameters", lang)
+    title = titled(text) if text else segments("parameters", lang)
     stated = [*setup(problem, fit), *scores(problem, fit), *logits(problem, fit)] \
         if problem is not None else []
     blocks: list[Block] = [Heading(1, title), *stated, Heading(2, segments("limits", lang)),

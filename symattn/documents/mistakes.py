@@ -9,7 +9,7 @@ from ..derivation.orientation import said
 from ..printing.entries import equation_lines
 from ..printing.fit import Fit
 from ..printing.shared import definitions, shared_sums
-from .blocks import Block, Display, Heading, Paragraph, fill, joined, segments
+from .blocks import Block, Display, Heading, Paragraph, fill, joined, segments, titled
 from .setup import listing
 from ..words import phrase
 
@@ -24,9 +24,9 @@ def mistake_blocks(groups: Sequence[tuple[str | None, Sequence[Mistake]]], lang:
     blocks: list[Block] = [Heading(1, segments("mistakes_title", lang))]
     for title, found in groups:
         if title and depth == 2:
-            blocks.append(Heading(2, (("label", title),)))
+            blocks.append(Heading(2, titled(title)))
         elif title:
-            blocks.append(Paragraph((("label", title),)))
+            blocks.append(Paragraph(titled(title)))
         for m in found:
             formula = segments(said(f"tex_formula_{m.name}", columns), lang)
             blocks.append(Heading(depth + 1, segments(said(f"tex_mistake_{m.name}", columns), lang)))

@@ -72,7 +72,7 @@ def _name(n: Name, inline: bool = True) -> str:
     return text + (rf" \approx {approx(n.decimal)}" if n.decimal and not n.decimal.exact else "")
 
 
-def _introduce(d: Derivation, names: list[Name], key: str
+def introduce(d: Derivation, names: list[Name], key: str
                ) -> tuple[tuple[Segment, ...], tuple[Display, ...]]:
     """Names in the running text (short ones) or as a display after the lead (long ones)."""
     if not names:
@@ -118,7 +118,7 @@ def scores(d: Derivation, fit: Fit) -> list[Block]:
             matrix_lines(lhs, [("=", factor)], cells(shown["S"]),
                          approx_cells(d.decimals.get("S")), fit, "S", columns=c)
         lead = segments(key, lang, **words) + (segments("tb_same_logits", lang) if same else ())
-    named, shown_names = _introduce(d, names_of(d, "logit"), "tb_write")
+    named, shown_names = introduce(d, names_of(d, "logit"), "tb_write")
     return [step(lead + named + segments("tb_colon", lang), shown_names, Display(tuple(lines)))]
 
 
@@ -208,7 +208,7 @@ def weights(d: Derivation, fit: Fit) -> list[Block]:
     masked = not all(all(row) for row in t.readable)
     live = [i for i in range(t.A.rows) if d.sums[i] is not None]
     one = "_one" if len(live) == 1 else ""  # a single row is "the row", its sum "its sum"
-    named, shown_names = _introduce(d, names_of(d, "small") + early_generators(d), "tb_with")
+    named, shown_names = introduce(d, names_of(d, "small") + early_generators(d), "tb_with")
     lead = segments(said("tb_exponentiate" + one, c), lang) + (
         segments("tb_minus_infinity", lang) if masked else ()) + named + segments("tb_gives", lang)
     vectors = [row_vector([math(shown["E"][i, j], slash=True) for j in range(t.A.cols)], c)
@@ -222,7 +222,7 @@ def weights(d: Derivation, fit: Fit) -> list[Block]:
     lines = matrix_lines("A", [], named_cells(d, "A"), approx_cells(d.decimals.get("A")), fit,
                          "A", over_sums(d, "E"), prefer_over=not inline, columns=c,
                          factored=frozenset(z_named), plain=exact_rows(d.decimals.get("A")))
-    named_weights, weight_display = _introduce(d, names_of(d, "weight"), "tb_with")
+    named_weights, weight_display = introduce(d, names_of(d, "weight"), "tb_with")
     gives = named_weights + segments("tb_gives_weights", lang) + segments("tb_colon", lang)
     if inline:  # a named sum as "Z_4 = 6 + e^{10}" (zh 记 Z_4 = …, every one named: 分别记为)
         every = set(live) <= z_named
@@ -320,7 +320,7 @@ def output(d: Derivation, fit: Fit) -> list[Block]:
     shape = segments(said("tb_shape", c), lang, n_q=p.n_q, n_k=p.n_k, d_v=p.d_v)
     example = None if any(steps.row == d.example for steps in d.rows) else _example(d)
     late = [n for n in names_of(d, "generator") if n not in early_generators(d)]
-    named, shown_names = _introduce(d, late, "tb_with")
+    named, shown_names = introduce(d, late, "tb_with")
     lead = segments("tb_output", lang) + named
     if example is None:  # no sum, or the row walked step by step below writes every O_{i,c}
         return [step(lead, shown_names, Display(tuple(lines)), shape)]

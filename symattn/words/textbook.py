@@ -7,6 +7,8 @@ TEXTBOOK_PHRASES: dict[str, dict[str, str]] = {
     "tb_take": {"en": "Take ", "zh": "取 "},
     "tb_temperature": {"en": "the temperature ", "zh": "温度 "},
     "summary_lead": {"en": "The stages:", "zh": "各阶段："},
+    "summary_names": {"en": "Here {names}.", "zh": "其中 {names}。"},
+    "summary_names_below": {"en": "Here:", "zh": "其中："},
     "tb_and": {"en": " and ", "zh": "、"},
     "tb_comma": {"en": ", ", "zh": "、"},
     "tb_colon": {"en": ":", "zh": "："},
