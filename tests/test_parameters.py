@@ -249,4 +249,5 @@ def test_a_derivative_too_long_to_write_is_shown_by_its_decimals(capsys):
     assert cli.main(["limits", str(five), "--format", "latex"]) == 0
     text = capsys.readouterr().out.split(r"\subsection*", 2)[-1]  # exact entries, written exactly
     assert "written by its decimals" not in text
+    assert re.search(r"agree to \\\(\d\.\d \\times 10\^\{-\d+\}\\\)\.", text)  # not 3.6e-27
     assert r"{\partial_{\tau} A}_{2,2} &= \frac{800 \sqrt{3} e^{40 \sqrt{3}/51}}{867" in text

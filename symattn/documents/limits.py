@@ -13,6 +13,7 @@ from ..printing.printer import decimal_math, math, matrix
 from .analysis_layout import title as title_of
 from ..words import phrase
 from .blocks import Block, Display, Heading, Items, Label, Paragraph, segments, titled
+from .checks import scientific
 from .setup import setup
 from .textbook import logits, scores
 
@@ -60,5 +61,5 @@ def limit_blocks(report: ParameterReport, lang: str, width: float = 345.0,
                Display(tuple(lines))]
     if found.difference is not None:
         blocks.append(Paragraph(segments("derivative_checked", lang,
-                                         difference=f"{found.difference:.1e}")))
+                                         difference=scientific(f"{found.difference:.1e}"))))
     return blocks

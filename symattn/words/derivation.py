@@ -134,8 +134,8 @@ DERIVATION_PHRASES: dict[str, dict[str, str]] = {
                                  "the check below is made on the exact values.",
                            "zh": "其精确形式位数太多，一行写不下（输入的小数很长）：每个值按小数写出，"
                                  "记作 $\\approx$；下面的检验针对精确值。"},
-    "derivative_checked": {"en": "Central differences in mpmath agree to {difference}.",
-                           "zh": "mpmath 中心差分与之一致，最大差 {difference}。"},
+    "derivative_checked": {"en": "Central differences in mpmath agree to ${difference}$.",
+                           "zh": "mpmath 中心差分与之一致，最大差 ${difference}$。"},
     "projections_text": {"en": "Queries, keys and values are projections of the same input $X$ "
                                "(one row per token):",
                          "zh": "query、key、value 由同一输入 $X$ 线性投影得到（每行对应一个 token）："},
