@@ -118,7 +118,8 @@ def test_a_bias_is_its_own_matrix_and_minus_1e9_is_ten_to_the_nine(bias_file, la
         in text
     assert "1000000000" not in text  # no 10^9 written out, no e^{1000000000.5}
     assert r"\epsilon = e^{- 10^{9}} \approx 1.2 \times 10^{-434294482}" in text
-    assert r"\frac{2 \epsilon}{2 \epsilon + 4}" in text  # the leak: a tiny weight, named
+    # the leak: a tiny weight, named, over its row's sum named once
+    assert r"Z_{1} = 2 \epsilon + 4" in text and r"2 \epsilon/Z_{1}" in text
     assert r"6.2 \times 10^{-434294483}" in text
 
 
