@@ -3,12 +3,17 @@ real TeX engine in both languages, and as KaTeX-safe Markdown."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from clients import compile_tex, katex_errors, math_blocks, pdf_text
 
 from symattn.cli import main
+from symattn.exercises.problemset import problem_files
 from symattn.exercises.generator import KINDS, Settings, generate
 from symattn.exercises.generator import write_problems as write
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "worked_examples"
 
 
 @pytest.fixture(scope="module")
@@ -38,7 +43,7 @@ def test_twenty_questions_solutions_and_a_key(documents):
     assert tex.count(r"\subsubsection*{Question ") == 20
     assert tex.count(r"\subsubsection*{Solution ") == 20
     assert tex.index("Questions") < tex.index("Solutions") < tex.index("Answer key")
-    assert tex.count(r"\text{20.}\quad A =") == 1
+    assert tex.split("Answer key")[1].count("Question 20:") == 1
     zh = documents["zh.tex"]
     assert zh.count("第 20 题解答") == 1 and "答案速查" in zh
 
@@ -48,7 +53,8 @@ def test_the_key_holds_the_exact_answers(documents, twenty):
     weights = first.split('A = "')[1].split('"')[0]
     entry = weights.strip("[]").split(",")[0].strip()  # the first weight, e.g. 1
     key = documents["en.md"].split("## Answer key")[1]
-    assert r"\text{1.}\quad A =" in key and entry in key.split(r"\text{2.}")[0]
+    first_key = key.split("Question 2:")[0]
+    assert "Question 1:" in first_key and "A =" in first_key and entry in first_key
 
 
 def test_the_parallel_set_equals_the_serial_one(twenty, tmp_path):
@@ -71,3 +77,38 @@ def test_the_markdown_renders_with_katex(documents):
 def test_a_missing_directory_is_bad_input(tmp_path, capsys):
     assert main(["problemset", str(tmp_path / "none")]) == 2
     assert "not a directory" in capsys.readouterr().err
+
+
+def test_a_folder_of_worked_examples_is_read_one_level_down(tmp_path):
+    """worked_examples/ holds NN_name/problem.toml: the set finds those, sorted, beside *.toml."""
+    for name in ("b_second", "a_first"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "problem.toml").write_text("[input]\nQ = [[1]]\nK = [[0], [1]]\n"
+                                                      "V = [[2], [4]]\n", encoding="utf-8")
+    (tmp_path / "a_first" / "notes.toml").write_text("", encoding="utf-8")  # not a problem
+    (tmp_path / "c_third.toml").write_text("[input]\nQ = [[1]]\nK = [[1]]\nV = [[3]]\n",
+                                           encoding="utf-8")
+    assert [str(p.relative_to(tmp_path)) for p in problem_files(tmp_path)] == \
+        ["a_first/problem.toml", "b_second/problem.toml", "c_third.toml"]
+    assert main(["problemset", str(tmp_path), "-o", str(tmp_path / "set.tex")]) == 0
+    key = (tmp_path / "set.tex").read_text(encoding="utf-8").split("Answer key")[1]
+    assert key.count("Question ") == 3
+
+
+def test_every_question_states_the_scale_the_temperature_and_the_symbols(tmp_path):
+    """Example 09 asks for no scaling, a symbolic θ and τ: the question says all three, as the
+    solution does (its key: the named exponentials t_1, t_2 and their sum Z_1)."""
+    (tmp_path / "q.toml").write_text(
+        (EXAMPLES / "09_parameter_sweep" / "problem.toml").read_text(encoding="utf-8"),
+        encoding="utf-8")
+    for lang, words in (("en", ("no scaling (\\(s = 1\\))", "the temperature \\(\\tau\\)",
+                                 "\\(\\theta \\in \\mathbb{R}\\) and \\(\\tau > 0\\)")),
+                        ("zh", ("不缩放（\\(s = 1\\)）", "温度 \\(\\tau\\)",
+                                "\\(\\theta \\in \\mathbb{R}\\)、\\(\\tau > 0\\)"))):
+        assert main(["problemset", str(tmp_path), "--lang", lang,
+                     "-o", str(tmp_path / f"{lang}.tex")]) == 0
+        tex = (tmp_path / f"{lang}.tex").read_text(encoding="utf-8")
+        question = tex.split("ubsection*{Solutions}" if lang == "en" else "解答}")[0]
+        assert [w for w in words if w not in question] == []
+    key = tex.split("答案速查")[1]
+    assert r"Z_{1} = t_{1} + t_{2}" in key and r"A = \left[\begin{array}{cc} t_{1}/Z_{1} & t_{2}/Z_{1}" in key

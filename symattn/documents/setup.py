@@ -10,7 +10,7 @@ from ..printing.matrices import cells, matrix_lines, stacked
 from ..printing.printer import math, matrix, tau_equation
 from ..words import phrase
 from .rounding import rounding_note, stage_cells
-from .blocks import Block, Display, Label, Paragraph, Segment, joined, segments, step
+from .blocks import Block, Display, Label, Paragraph, Segment, fill, joined, segments, step
 
 
 def listing(items: list[tuple[Segment, ...]], lang: str) -> tuple[Segment, ...]:
@@ -30,18 +30,28 @@ def quoted(labels: tuple[str, ...], lang: str) -> Label:
     return Label(separator.join(f"“{label}”" for label in labels))
 
 
-def setup(d: Derivation, fit: Fit, projections_too: bool = True) -> list[Block]:
+def setup(d: Derivation, fit: Fit, projections_too: bool = True, stated: bool = False
+          ) -> list[Block]:
     """One sentence with the sizes, τ, the mask and the tokens; the inputs (and, unless told
-    otherwise, the projections); the policy."""
+    otherwise, the projections); the policy. stated (a question, which has no solution to say
+    it later): a scale other than 1/√d_k, a bare τ and the declared symbols' kinds too."""
     lang, p, c = d.options.lang, d.trace.problem, d.columns
     sizes = [f"n_q = n_k = {p.n_q}"] if p.n_q == p.n_k else [f"n_q = {p.n_q}", f"n_k = {p.n_k}"]
     if p.key_dimension is not None:
         sizes.append(f"d_k = {p.key_dimension}")
     sizes.append(f"d_v = {p.d_v}")
     items = [(("math", s),) for s in sizes]
-    if (tau := tau_equation(d.scalars["tau"])) != r"\tau":  # a bare τ is named where it divides
+    if stated and p.scale is not None and p.start == "Q":
+        items.append(segments("tb_take_no_scale", lang) if p.scale == 1 else
+                     segments("tb_take_scale", lang, s=math(d.scalars["s"], slash=True)))
+    tau = tau_equation(d.scalars["tau"])
+    if tau != r"\tau" or stated:  # in a solution a bare τ is named where it divides
         items.append(segments("tb_temperature", lang) + (("math", tau),))
     lead = segments("tb_take", lang) + listing(items, lang)
+    if stated and p.symbols:
+        lead += fill(segments("tb_symbols", lang, symbols="\x00"), listing(
+            [(("math", math(x) + (r" > 0" if x.is_positive else r" \in \mathbb{R}")),)
+             for x in p.symbols], lang))
     lead += _masks(d)
     if p.key_tokens:
         lead += segments("tb_tokens_cross", lang, labels=quoted(p.row_labels, lang),

@@ -3,11 +3,11 @@ checks written over it (2/Z_4, (14 + 100 e^{10})/Z_4, (2 + 1 + 3 + e^{10})/Z_4 =
 
 from __future__ import annotations
 
-from ..derivation import Derivation
+from ..derivation import Derivation, Name
 from ..derivation.keys import key_order
 from ..printing.fit import Fit
 from ..printing.matrices import Factored, cells, sum_lines, terms
-from ..printing.printer import math
+from ..printing.printer import approx, math
 
 INLINE_NAME = 160.0  # a name wider than this (points) is displayed, not written in the text
 # (written with slashes, e^{a}/(e^{a} + 1), a name is about a sixth wider than stacked)
@@ -83,3 +83,17 @@ def named_check(d: Derivation, i: int) -> str:
     readable = d.trace.readable[i]
     parts = [math(x, slash=True) for j, x in enumerate(d.display["E"].row(i)) if readable[j]]
     return rf"({' + '.join(parts)})/Z_{{{i + 1}}} = 1"
+
+
+def name_text(n: Name, inline: bool = True) -> str:
+    """a = 1/\\sqrt{2} ≈ 0.7071 in a sentence (inline), a = \\frac{1}{\\sqrt{2}} in a display."""
+    parts = [math(n.symbol)] + ([math(n.formula, inline=inline)] if n.formula is not None else [])
+    parts.append(math(n.value, slash=True, inline=inline))
+    text = " = ".join(dict.fromkeys(parts))
+    return text + (rf" \approx {approx(n.decimal)}" if n.decimal and not n.decimal.exact else "")
+
+
+def name_lines(names: list[Name]) -> tuple[str, ...]:
+    """a &= \\frac{1}{\\sqrt{2}} ≈ 0.7071, one aligned display line a name."""
+    return tuple(f"{math(n.symbol)} &= " + name_text(n, inline=False).split(" = ", 1)[1]
+                 for n in names)

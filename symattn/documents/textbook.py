@@ -16,8 +16,8 @@ from ..printing.printer import approx, has_denominator, math, matrix, tau_equati
 from .blocks import Block, Display, Segment, fill, segments, step
 from .setup import listing
 from ..words import phrase
-from .sums import (INLINE_NAME, keyed_sum, named_cells, named_check, named_sums, over_sums,
-                   sum_definitions, wide_sums)
+from .sums import (INLINE_NAME, keyed_sum, name_lines, name_text, named_cells, named_check,
+                   named_sums, over_sums, sum_definitions, wide_sums)
 
 
 def textbook(d: Derivation, fit: Fit) -> list[Block]:
@@ -61,15 +61,7 @@ def names_of(d: Derivation, kind: str) -> list[Name]:
 
 def name_segments(d: Derivation, names: list[Name]) -> tuple[Segment, ...]:
     """a = 1/√2 ≈ 0.7071, q = 1 − p = … ≈ 0.3302, as a list of inline formulas."""
-    return listing([(("math", _name(n)),) for n in names], d.options.lang)
-
-
-def _name(n: Name, inline: bool = True) -> str:
-    """a = 1/\\sqrt{2} ≈ 0.7071 in a sentence (inline), a = \\frac{1}{\\sqrt{2}} in a display."""
-    parts = [math(n.symbol)] + ([math(n.formula, inline=inline)] if n.formula is not None else [])
-    parts.append(math(n.value, slash=True, inline=inline))
-    text = " = ".join(dict.fromkeys(parts))
-    return text + (rf" \approx {approx(n.decimal)}" if n.decimal and not n.decimal.exact else "")
+    return listing([(("math", name_text(n)),) for n in names], d.options.lang)
 
 
 def introduce(d: Derivation, names: list[Name], key: str
@@ -78,10 +70,9 @@ def introduce(d: Derivation, names: list[Name], key: str
     if not names:
         return (), ()
     words = segments(key, d.options.lang, names="\x00")
-    if all(Fit(INLINE_NAME).fits(_name(n)) for n in names):
+    if all(Fit(INLINE_NAME).fits(name_text(n)) for n in names):
         return fill(words, name_segments(d, names)), ()
-    lines = tuple(f"{math(n.symbol)} &= " + _name(n, inline=False).split(" = ", 1)[1]
-                  for n in names)
+    lines = name_lines(names)
     if key == "tb_with":  # ", with ε as below," (not ", with ,")
         words = segments("tb_with_below", d.options.lang, names="\x00")
         return fill(words, listing([(("math", math(n.symbol)),) for n in names],

@@ -20,12 +20,14 @@ from ..documents.problemset import Exercise, exercise, heads_exercise
 
 
 def problem_files(directory: Path) -> list[Path]:
-    """The problem files of a set, in name order (multiple-choice sidecars left out)."""
+    """The problem files of a set, in name order (multiple-choice sidecars left out): *.toml,
+    and */problem.toml one level down, as worked_examples/ holds them."""
     if not directory.is_dir():
         raise InputError("not a directory", source=str(directory))
-    files = sorted(p for p in directory.glob("*.toml") if not p.name.endswith(".choices.toml"))
+    files = sorted([p for p in directory.glob("*.toml") if not p.name.endswith(".choices.toml")]
+                   + [p for p in directory.glob("*/problem.toml") if p.is_file()])
     if not files:
-        raise InputError("no problem files (*.toml)", source=str(directory))
+        raise InputError("no problem files (*.toml or */problem.toml)", source=str(directory))
     if len(files) > MAX_PROBLEMS:
         raise InputError(f"{len(files)} problem files (limit {MAX_PROBLEMS})", source=str(directory))
     return files

@@ -65,5 +65,6 @@ SET_PHRASES = {
     "set_solutions": {"en": "Solutions", "zh": "解答"},
     "set_solution": {"en": "Solution {k}", "zh": "第 {k} 题解答"},
     "set_key": {"en": "Answer key", "zh": "答案速查"},
+    "set_key_item": {"en": "Question {k}:", "zh": "第 {k} 题："},
 }
 """Problem-set words."""

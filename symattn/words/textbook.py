@@ -6,6 +6,10 @@ from __future__ import annotations
 TEXTBOOK_PHRASES: dict[str, dict[str, str]] = {
     "tb_take": {"en": "Take ", "zh": "取 "},
     "tb_temperature": {"en": "the temperature ", "zh": "温度 "},
+    "tb_take_no_scale": {"en": "no scaling ($s = 1$)", "zh": "不缩放（$s = 1$）"},
+    "tb_take_scale": {"en": "the scale factor $s = {s}$", "zh": "缩放因子 $s = {s}$"},
+    "tb_symbols": {"en": ", the answer in terms of the symbols {symbols}",
+                   "zh": "，答案用符号 {symbols} 表示"},
     "summary_lead": {"en": "The stages:", "zh": "各阶段："},
     "summary_names": {"en": "Here {names}.", "zh": "其中 {names}。"},
     "summary_names_below": {"en": "Here:", "zh": "其中："},
