@@ -204,11 +204,15 @@ def render_analysis(result: Sweep | Gradients | NonUniqueness, to: str = "markdo
     s = settle(None, {"to": to, "lang": lang, "width": width, "heading": heading,
                       "numbered": numbered, "label": label, "standalone": standalone,
                       "preamble": preamble}, formats=formats)
+    from .jobs.writing import statement  # lazy: solve and check start without it
+    problem = result.problem if isinstance(result, Sweep) else result.trace.problem
+    stated = statement(problem, s) if s.to in ("latex", "markdown") else None  # solve's words
     if isinstance(result, Sweep):
-        return render_sweep(result, to, s.lang, page=s.page(), image=image)
+        return render_sweep(result, to, s.lang, page=s.page(), image=image, problem=stated)
     if isinstance(result, Gradients):
-        return render_gradient(result, check_gradients(result, digits), to, s.lang, page=s.page())
-    return render_nonunique(result, to, s.lang, page=s.page())
+        return render_gradient(result, check_gradients(result, digits), to, s.lang, page=s.page(),
+                               problem=stated)
+    return render_nonunique(result, to, s.lang, page=s.page(), problem=stated)
 
 
 def verify(problem: AnyProblem, answers: Mapping[str, Any] | None = None, *,

@@ -291,3 +291,35 @@ def test_exact_gradients_that_grow_past_their_budget_are_refused_in_one_line(mon
     assert cli.main(["gradient", str(path), "--loss", "sum"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "took more than 1 s of CPU time" in err and str(path) in err
+
+
+STATED = {"en": ("Take ", r"with the scale ", r"with no scaling (", r"with the given scale "),
+          "zh": ("取 ", "（缩放因子 ", "（不缩放，", "（给定的缩放因子 ")}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("suffix", ["tex", "md"])
+def test_gradient_document_states_tau_d_k_and_s_before_using_them(lang, suffix):
+    """Issue 30: the document used τ, d_k and s ("S = sR gives dR = s dS") and never gave
+    them; it now opens with solve's setup (τ = 1, d_k = 1, Q, K, V) and says what s is."""
+    text = (EXAMPLE.parent / f"gradient.{lang}.{suffix}").read_text(encoding="utf-8")
+    setup = text.index(STATED[lang][0])
+    assert setup < text.index(r"d_k = 1") < text.index(r"\tau = 1") < text.index("Q = ")
+    assert text.index(r"\tau") == text.index(r"\tau = 1")  # τ given where it first appears
+    assert text.index("V = ") < text.index(r"dA = dO\, V")  # V shown before dA uses it
+    said = text.index(STATED[lang][1] + ("$" if suffix == "md" else r"\(")
+                      + r"s = 1/\sqrt{d_k} = 1")
+    assert said < text.index(r"dR = s\, dS")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("scale, said", [('"none"', 2), ('"1/2"', 3)])
+def test_gradient_says_s_when_the_problem_sets_the_scale(tmp_path, capsys, lang, scale, said):
+    path = tmp_path / "g.toml"
+    path.write_text(EXAMPLE.read_text(encoding="utf-8").replace(
+        '[attention]\n', f'[attention]\nscale = {scale}\n'), encoding="utf-8")
+    assert main(["gradient", str(path), "--format", "markdown", "--lang", lang]) == 0
+    out = capsys.readouterr().out
+    words = STATED[lang][said] + ("$s = 1$" if said == 2 else "$s = 1/2$")
+    assert words in out and out.index(words) < out.index(r"dR = s\, dS")
+    assert STATED[lang][1] + r"$s = 1/\sqrt" not in out

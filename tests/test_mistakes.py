@@ -141,3 +141,19 @@ def test_mistakes_command(tmp_path, capsys):
     assert main(["mistakes", str(problem), "--lang", "zh"]) == 0
     assert "沿列做 softmax" in capsys.readouterr().out
     assert Path(problem).exists()
+
+
+@pytest.mark.parametrize("lang, words", [("en", ("Take ", "Done correctly, with $Z = 6 + e^{10}$")),
+                                         ("zh", ("取 ", "正确计算时（记 $Z = 6 + e^{10}$）"))])
+def test_mistakes_document_states_the_problem_and_its_correct_result(capsys, lang, words):
+    """Issue 30: the mistakes of example 04 had no problem statement and no correct A and O to
+    compare each A' and O' with; solve's setup and the correct result now come first."""
+    path = Path(__file__).resolve().parent.parent / "worked_examples/04_causal_four_positions/problem.toml"
+    assert main(["mistakes", str(path), "--format", "markdown", "--lang", lang]) == 0
+    out = capsys.readouterr().out
+    setup, correct, first = out.index(words[0]), out.index(words[1]), out.index("A' &=")
+    assert setup < out.index(r"V = \left[\begin{array}{c} 0 \\ 2 \\ 4 \\ 100") < correct < first
+    a = (r"A &= \left[\begin{array}{cccc} 1 & 0 & 0 & 0 \\ 2/3 & 1/3 & 0 & 0 \\ 1/3 & 1/6 & "
+         r"1/2 & 0 \\ 2/Z & 1/Z & 3/Z & e^{10}/Z \end{array}\right]")
+    o = r"O &= \left[\begin{array}{c} 0 \\ 2/3 \\ 7/3 \\ (14 + 100 e^{10})/Z \end{array}\right]"
+    assert correct < out.index(a) < out.index(o) < first

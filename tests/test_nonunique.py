@@ -183,3 +183,14 @@ def test_zero_tests_are_bounded_and_never_guess():
     assert not is_zero(sp.exp(sp.Rational(1, 10 ** 70)) - 1)  # 1e-70 beside 1: 400 digits tell
     with pytest.raises(UndecidedError, match="0 to 400 digits"):
         is_zero(sp.sin(1) ** 2 + sp.cos(1) ** 2 - 1)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("suffix", ["tex", "md"])
+def test_nonunique_shows_v_before_using_its_entries(lang, suffix):
+    """Issue 30: the document summed w_j V_{j,1} and never displayed V; it now opens with
+    solve's setup, Q, K and V as solve shows them."""
+    text = (EXAMPLE.parent / f"nonunique.{lang}.{suffix}").read_text(encoding="utf-8")
+    v = r"V = \left[\begin{array}{cc} 2 & -1 \\ 2 & -1 \end{array}\right]"
+    assert v in text and text.index(v) < text.index("V_{j,1}")
+    assert text.index("Take " if lang == "en" else "取 ") < text.index(v)

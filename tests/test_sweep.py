@@ -293,3 +293,16 @@ c = [1, -1, 10]
     assert len({r.weights for r in rows}) == 1 and rows[0].weights[0] == E / (1 + E)
     assert [r.output[1] for r in rows] == [4 / (1 + E), -4 / (1 + E), 40 / (1 + E)]
     assert sw.general == ((E / (1 + E), 1 / (1 + E)),)
+
+
+@pytest.mark.parametrize("lang, words", [("en", "no scaling (scale factor {s})"),
+                                         ("zh", "本题不缩放（缩放因子 {s}）")])
+@pytest.mark.parametrize("suffix, s", [("tex", r"\(s = 1\)"), ("md", "$s = 1$")])
+def test_sweep_says_its_scale_in_words(lang, words, suffix, s):
+    """Issue 30: a bare "s = 1" under Q, K, V; now solve's setup and its sentence on the
+    scale (scale = "none"), before the axes, and s = 1 nowhere else."""
+    text = (EXAMPLE.parent / f"sweep.{lang}.{suffix}").read_text(encoding="utf-8")
+    said = words.format(s=s)
+    assert text.count("s = 1") == text.count(said) == 1
+    assert text.index("Q = ") < text.index(said) < text.index(r"\theta\) runs" if suffix == "tex"
+                                                              and lang == "en" else "9")

@@ -15,6 +15,8 @@ sys.path.insert(0, str(ROOT))
 
 from symattn import attend, load_problem  # noqa: E402
 from symattn.model import Problem  # noqa: E402
+from symattn.jobs import settle  # noqa: E402
+from symattn.jobs.writing import statement  # noqa: E402
 from symattn.targets.emit import Page  # noqa: E402
 
 NONUNIQUE = {"08_same_output_different_weights"}
@@ -37,13 +39,18 @@ def analysis_golden(path: Path) -> dict[str, str]:
     return out
 
 
+def _stated(problem: Problem, lang: str):
+    """The derivation that states the problem first, in solve's words (as the command does)."""
+    return statement(problem, settle(problem, {"lang": lang}))
+
+
 def _sweep(problem: Problem) -> dict[str, str]:
     from symattn.analyses.sweep import sweep
     from symattn.targets.sweep import render_sweep
 
     result = sweep(problem)
     out = {f"sweep.{lang}.{suffix}": render_sweep(result, to, lang, page=Page(standalone=to == "latex"),
-                                                  image="sweep.svg")
+                                                  image="sweep.svg", problem=_stated(problem, lang))
            for lang in LANGS for suffix, to in FORMATS}
     out["sweep.svg"] = render_sweep(result, "svg", "en")
     return out
@@ -57,7 +64,8 @@ def _gradient(problem: Problem) -> dict[str, str]:
     result = gradients(attend(problem))
     check = check_gradients(result)
     return {f"gradient.{lang}.{suffix}": render_gradient(result, check, to, lang,
-                                                         page=Page(standalone=to == "latex"))
+                                                         page=Page(standalone=to == "latex"),
+                                                         problem=_stated(problem, lang))
             for lang in LANGS for suffix, to in FORMATS}
 
 
@@ -67,7 +75,8 @@ def _nonunique(problem: Problem) -> dict[str, str]:
 
     result = nonunique(attend(problem))
     return {f"nonunique.{lang}.{suffix}": render_nonunique(result, to, lang,
-                                                           page=Page(standalone=to == "latex"))
+                                                           page=Page(standalone=to == "latex"),
+                                                           problem=_stated(problem, lang))
             for lang in LANGS for suffix, to in FORMATS}
 
 

@@ -15,7 +15,7 @@ from ..errors import InputError
 from ..exact.attention import attend
 from ..derivation import Derivation
 from ..jobs import Settings, refuse_kind, settle
-from ..jobs.writing import derivation
+from ..jobs.writing import statement
 from ..model import Problem, Upstream
 from ..targets.gradient import render_gradient
 from ..targets.limits import render_limits
@@ -44,9 +44,15 @@ def run(args: argparse.Namespace) -> int:
     return code
 
 
+def _stated(problem: Problem, s: Settings) -> Derivation | None:
+    """The derivation that states the problem in solve's words, for LaTeX and Markdown."""
+    return statement(problem, s) if s.to in ("latex", "markdown") else None
+
+
 def _sweep(problem: Problem, args: argparse.Namespace, s: Settings) -> tuple[str, int]:
     result = sweep(problem, row=args.row, places=s.places)
-    return render_sweep(result, s.to, s.lang, page=s.page(), image=args.image), EXIT_OK
+    return render_sweep(result, s.to, s.lang, page=s.page(), image=args.image,
+                        problem=_stated(problem, s)), EXIT_OK
 
 
 def _gradient(problem: Problem, args: argparse.Namespace, s: Settings) -> tuple[str, int]:
@@ -59,19 +65,18 @@ def _gradient(problem: Problem, args: argparse.Namespace, s: Settings) -> tuple[
         upstream = Upstream(sp.ImmutableMatrix.ones(problem.n_q, problem.d_v), "sum", row)
     result = gradients(trace, upstream, places=s.places, row=args.row)
     check = check_gradients(result, args.digits)
-    text = render_gradient(result, check, s.to, s.lang, page=s.page())
+    text = render_gradient(result, check, s.to, s.lang, page=s.page(), problem=_stated(problem, s))
     return text, EXIT_OK if check.passed else EXIT_FAILED
 
 
 def _nonunique(problem: Problem, args: argparse.Namespace, s: Settings) -> tuple[str, int]:
     result = nonunique(attend(problem), args.row, places=s.places)
-    return render_nonunique(result, s.to, s.lang, page=s.page()), EXIT_OK
+    return render_nonunique(result, s.to, s.lang, page=s.page(),
+                            problem=_stated(problem, s)), EXIT_OK
 
 
 def _limits(problem: Problem, args: argparse.Namespace, s: Settings) -> tuple[str, int]:
     """Temperature limits and ∂A/∂x, as text or as a derivation."""
     trace = attend(problem)
     report = parameter_report(trace, args.derivative)
-    stated = derivation(trace, s) if s.to != "text" else None  # the problem in solve's words
-    assert stated is None or isinstance(stated, Derivation)  # a single-head trace
-    return render_limits(report, s.to, s.lang, page=s.page(), problem=stated), EXIT_OK
+    return render_limits(report, s.to, s.lang, page=s.page(), problem=_stated(problem, s)), EXIT_OK

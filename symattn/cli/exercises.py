@@ -22,7 +22,8 @@ from ..exercises.generator import (
 from ..exercises.problemset import exercises, problem_files
 from ..exact.shown import as_decimals
 from ..jobs import refuse_kind, settle
-from ..model import MultiHeadProblem
+from ..jobs.writing import statement
+from ..model import MultiHeadProblem, Problem
 from .loading import load
 from ..printing.printer import needs_cjk
 from ..targets.mistakes import mistakes_document, mistakes_json, mistakes_text
@@ -87,8 +88,9 @@ def _mistakes(args: argparse.Namespace) -> int:
     if args.format in DOCUMENT_FORMATS:
         labels = "".join((problem.title or "",) + tuple(heads[0].row_labels)
                          + tuple(heads[0].column_labels))
+        stated = statement(problem, settings) if isinstance(problem, Problem) else None
         text = mistakes_document(list(zip(_titles(heads, problem, args.lang), found)), args.format,
-                                 args.lang, needs_cjk(labels), columns, settings.page())
+                                 args.lang, needs_cjk(labels), columns, settings.page(), stated)
     elif args.format == "json":
         text = mistakes_json(found[0], args.lang, columns) if len(found) == 1 else \
             "[\n" + ",\n".join(mistakes_json(f, args.lang, columns).rstrip()

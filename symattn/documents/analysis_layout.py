@@ -6,8 +6,12 @@ from collections.abc import Iterable
 
 import sympy as sp
 
+from ..derivation import Derivation
+from ..printing.fit import Fit
 from ..printing.printer import math, matrix
 from .blocks import Block, Paragraph, titled
+from .setup import setup
+from .textbook import logits, scores
 
 
 def mat(m: sp.MatrixBase) -> str:
@@ -31,3 +35,9 @@ def subtitle(problem, lang: str = "en") -> list[Block]:
     escaped by each target)."""
     text = title(problem, lang)
     return [Paragraph(titled(text))] if text else []
+
+
+def statement(d: Derivation | None, fit: Fit) -> list[Block]:
+    """The problem an analysis analyses, stated with solve's own blocks: the setup sentence and
+    the inputs, the scores (the scale in words) and the logits; nothing without a derivation."""
+    return [*setup(d, fit), *scores(d, fit), *logits(d, fit)] if d is not None else []

@@ -5,11 +5,12 @@ from __future__ import annotations
 import sympy as sp
 
 from ..analyses.results import GradientCheck, Gradients
+from ..derivation import Derivation
 from ..printing.entries import entry_lines, equation_lines, fits, side_by_side
 from ..printing.fit import Fit, chain
 from ..printing.matrices import cells
 from ..printing.printer import decimal_math, math, matrix
-from .analysis_layout import subtitle
+from .analysis_layout import statement, subtitle
 from .blocks import Block, Display, Heading, Label, Paragraph, fill, segments
 from .setup import listing
 
@@ -31,15 +32,16 @@ def _m(m: sp.MatrixBase) -> str:
 
 
 def build_gradient(g: Gradients, check: GradientCheck, lang: str = "en",
-                   width: float = 345.0) -> list[Block]:
-    """Every block of the backward pass, in reading order."""
+                   width: float = 345.0, problem: Derivation | None = None) -> list[Block]:
+    """Every block of the backward pass, in reading order: the problem as solve states it
+    (from the derivation given: τ, d_k, the scale, Q, K, V), then A and dO, the gradients."""
     t, p, fit = g.trace, g.trace.problem, Fit(width)
     words = segments("grad_notation", lang) + (("text", " "),) + segments(
         "grad_loss_sum" if g.upstream.loss == "sum" else "grad_loss_given", lang)
+    given = [("A", t.A)] + ([("V", p.V)] if problem is None else []) + [("dO", g["dO"])]
     blocks: list[Block] = [Heading(1, segments("grad_title", lang)), *subtitle(p, lang),
-                           Paragraph(words),
-                           Display(tuple(side_by_side([("A", t.A), ("V", p.V), ("dO", g["dO"])],
-                                                      fit)))]
+                           *statement(problem, fit), Paragraph(words),
+                           Display(tuple(side_by_side(given, fit)))]
     loss = decimal_math(g.decimals["loss"][0][0]) if "loss" in g.decimals else None
     blocks += [Paragraph(segments("grad_loss_value", lang)), Display(tuple(entry_lines(
         r"\ell", g.loss_value, fit, loss, formula=r"\sum_{i,c} dO_{ic} O_{ic}")))]
@@ -54,7 +56,7 @@ def build_gradient(g: Gradients, check: GradientCheck, lang: str = "en",
     for i in t.fully_masked_rows:
         blocks.append(Paragraph(segments("grad_fully_masked", lang, row=i + 1)))
     blocks += [Heading(2, segments("grad_temperature", lang)),
-               Paragraph(segments("grad_temperature_text", lang)),
+               Paragraph(_scale_words(g, lang)),
                Display(tuple(_lines(g, "dS", "dS", fit, r"\frac{dL}{\tau}")
                              + _lines(g, "dR", "dR", fit, r"s\, dS"))),
                Heading(2, segments("grad_inputs", lang)),
@@ -70,6 +72,13 @@ def build_gradient(g: Gradients, check: GradientCheck, lang: str = "en",
     if g.decimals:
         blocks.append(Paragraph(segments("decimals_note", lang, places=g.places)))
     return blocks
+
+
+def _scale_words(g: Gradients, lang: str):
+    """dS = dL/τ and dR = s dS, with what s is: 1/√d_k, no scaling (s = 1), or the given s."""
+    p = g.trace.problem
+    key = "root" if p.scale is None else "none" if p.scale == 1 else "given"
+    return segments(f"grad_temperature_{key}", lang, s=math(p.scale_factor, slash=True))
 
 
 def _row_blocks(g: Gradients, lang: str, fit: Fit) -> list[Block]:

@@ -10,12 +10,10 @@ from ..printing.entries import equation_lines, side_by_side
 from ..printing.fit import Fit, chain
 from ..printing.matrices import row_lines
 from ..printing.printer import decimal_math, math, matrix
-from .analysis_layout import title as title_of
+from .analysis_layout import statement, title as title_of
 from ..words import phrase
 from .blocks import Block, Display, Heading, Items, Label, Paragraph, segments, titled
 from .checks import scientific
-from .setup import setup
-from .textbook import logits, scores
 
 
 def limit_blocks(report: ParameterReport, lang: str, width: float = 345.0,
@@ -26,9 +24,8 @@ def limit_blocks(report: ParameterReport, lang: str, width: float = 345.0,
     p, limits, found = report.trace.problem, report.limits, report.derivative
     fit, text = Fit(width), title_of(p, lang)
     title = titled(text) if text else segments("parameters", lang)
-    stated = [*setup(problem, fit), *scores(problem, fit), *logits(problem, fit)] \
-        if problem is not None else []
-    blocks: list[Block] = [Heading(1, title), *stated, Heading(2, segments("limits", lang)),
+    blocks: list[Block] = [Heading(1, title), *statement(problem, fit),
+                           Heading(2, segments("limits", lang)),
                            Paragraph(segments("limits_rule", lang) if p.mask_bias is None else
                                      segments("limits_mask_bias", lang,
                                               bias=math(bias_shown(p.mask_bias)))),

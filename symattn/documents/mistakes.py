@@ -5,28 +5,33 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..answers.results import Mistake
+from ..derivation import Derivation
 from ..derivation.orientation import said
 from ..printing.entries import equation_lines
 from ..printing.fit import Fit
 from ..printing.shared import definitions, shared_sums
+from .analysis_layout import statement
 from .blocks import Block, Display, Heading, Paragraph, fill, joined, segments, titled
 from .setup import listing
 from ..words import phrase
 
 
 def mistake_blocks(groups: Sequence[tuple[str | None, Sequence[Mistake]]], lang: str,
-                   width: float = 345.0, columns: bool = False) -> list[Block]:
-    """The title, then per group (one head, or the output of every head mistaken alike) its
-    title when there are several, and per mistake its name, formula and result; the matrices
-    as shown (a columns book's already turned)."""
+                   width: float = 345.0, columns: bool = False,
+                   problem: Derivation | None = None) -> list[Block]:
+    """The title, the problem as solve states it and its correct A and O (from the derivation
+    given), then per group (one head, or the output of every head mistaken alike) its title
+    when there are several, and per mistake its name, formula and result; the matrices as
+    shown (a columns book's already turned)."""
     fit, depth = Fit(width), 2 if len(groups) > 1 else 1
     space = "" if lang == "zh" else " "  # no space after a full-width stop
-    blocks: list[Block] = [Heading(1, segments("mistakes_title", lang))]
+    first = groups[0][0] if depth == 1 and groups else None  # one group: its title leads
+    blocks: list[Block] = [Heading(1, segments("mistakes_title", lang)),
+                           *([Paragraph(titled(first))] if first else []),
+                           *statement(problem, fit), *correct(problem, fit)]
     for title, found in groups:
         if title and depth == 2:
             blocks.append(Heading(2, titled(title)))
-        elif title:
-            blocks.append(Paragraph(titled(title)))
         for m in found:
             formula = segments(said(f"tex_formula_{m.name}", columns), lang)
             blocks.append(Heading(depth + 1, segments(said(f"tex_mistake_{m.name}", columns), lang)))
@@ -47,3 +52,16 @@ def mistake_blocks(groups: Sequence[tuple[str | None, Sequence[Mistake]]], lang:
                     "tex_mistake_skipped", lang, reason=phrase(f"mistake_{m.reason}", lang)),
                     separator=space)))
     return blocks
+
+
+def correct(d: Derivation | None, fit: Fit) -> list[Block]:
+    """The correct A and O, in the reader's layout, a shared row sum named once (Z)."""
+    if d is None:
+        return []
+    lang, a, o = d.options.lang, d.book(d.trace.A), d.book(d.trace.O)
+    names = shared_sums([a, o])
+    words = fill(segments("tex_mistakes_correct_named", lang), listing(
+        [(("math", z),) for z in definitions(names)], lang)) if names else \
+        segments("tex_mistakes_correct", lang)
+    return [Paragraph(words), Display(tuple(equation_lines("A", [], a, None, fit, "A", names)
+                                            + equation_lines("O", [], o, None, fit, "O", names)))]

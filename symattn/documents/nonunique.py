@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from ..analyses.results import NonUniqueness, RowSet
+from ..derivation import Derivation
 from ..derivation.names import free_letter
 from ..printing.entries import adds_nothing, entry_lines, fits, vector_lines
 from ..printing.measure import width
 from ..printing.fit import Fit, chain
 from ..printing.printer import decimal_math, math, matrix
 from ..printing.shared import definitions, over_name, shared_sums
-from .analysis_layout import mat, subtitle
+from .analysis_layout import mat, statement, subtitle
 from ..words import phrase
 from .blocks import Block, Display, Heading, Label, Paragraph, fill, segments
 
@@ -22,12 +23,14 @@ def _numbers(decimals) -> list[str]:
     return [decimal_math(x) for x in decimals]
 
 
-def build_nonunique(nu: NonUniqueness, lang: str = "en", width: float = 345.0) -> list[Block]:
-    """Every block of the non-uniqueness document, row by row."""
-    p = nu.trace.problem
+def build_nonunique(nu: NonUniqueness, lang: str = "en", width: float = 345.0,
+                    problem: Derivation | None = None) -> list[Block]:
+    """Every block of the non-uniqueness document: the problem as solve states it (from the
+    derivation given: Q, K, V, the scores and logits), then row by row."""
+    p, fit = nu.trace.problem, Fit(width)
     blocks: list[Block] = [Heading(1, segments("nu_title", lang)), *subtitle(p, lang),
-                           Paragraph(segments("nu_intro", lang)), Display((SET,))]
-    fit = Fit(width)
+                           *statement(problem, fit), Paragraph(segments("nu_intro", lang)),
+                           Display((SET,))]
     for rs in nu.rows:
         blocks += row_blocks(nu, rs, lang, fit)
     for i in nu.skipped:

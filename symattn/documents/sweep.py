@@ -5,12 +5,13 @@ from __future__ import annotations
 import sympy as sp
 
 from ..analyses.results import RowAtPoint, Sweep
+from ..derivation import Derivation
 from ..printing.plain import symbol_text, tick_text
 from ..printing.entries import entry_lines, fits, side_by_side, vector_lines
 from ..printing.fit import Fit, pack
 from ..printing.matrices import sum_lines
 from ..printing.printer import decimal_math, escape_text, indexed_label, math
-from .analysis_layout import subtitle
+from .analysis_layout import statement, subtitle
 from .blocks import (Block, Curve, Display, Heading, Label, Paragraph, Plot, segments,
                      unaligned)
 
@@ -23,15 +24,15 @@ def _setting(sw: Sweep, k: int) -> str:
 
 
 def build_sweep(sw: Sweep, lang: str = "en", image: str | None = None,
-                width: float = 345.0) -> list[Block]:
-    """Every block of a sweep document, in reading order."""
-    p = sw.problem
+                width: float = 345.0, problem: Derivation | None = None) -> list[Block]:
+    """Every block of a sweep document, in reading order: the problem as solve states it
+    (from the derivation given: the inputs, the scale in words, the logits), then the axes."""
+    p, fit = sw.problem, Fit(width)
     blocks: list[Block] = [Heading(1, segments("sweep_title", lang)), *subtitle(p, lang),
-                           Paragraph(_axes_text(sw, lang))]
-    fit = Fit(width)
-    given = side_by_side([("Q", p.Q), ("K", p.K), ("V", p.V)], fit) + [rf"s = {math(p.scale_factor)}"] \
-        + ([rf"\tau = {math(p.temperature)}"] if math(p.temperature) != r"\tau" else [])
-    blocks.append(Display(tuple(pack(given, fit) or given)))
+                           *statement(problem, fit), Paragraph(_axes_text(sw, lang))]
+    if problem is None:  # no statement: the inputs at least
+        given = side_by_side([("Q", p.Q), ("K", p.K), ("V", p.V)], fit)
+        blocks.append(Display(tuple(pack(given, fit) or given)))
     blocks.append(Paragraph(segments("sweep_measures", lang)))
     if sw.general is not None:
         lines = tuple(line for i, row in zip(sw.rows, sw.general) for j, x in enumerate(row)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..exact.shown import decimals_shown, long_stages, long_values, shown_stages
-from ..model import MultiHeadTrace, Trace
+from ..model import MultiHeadTrace, Problem, Trace
 from ..numeric_decimals import decimal_grid
 from ..targets import render_trace
 from ..targets.text import projection_inputs
@@ -104,3 +104,13 @@ def write_derivation(d: Derivation | HeadsDerivation, to: str, s: Settings, *,
     return render_blocks(blocks, to, s.lang, needs_cjk("".join(labels)), heading=s.heading,
                          numbered=s.numbered, label=s.label, standalone=s.standalone,
                          preamble=s.preamble if preamble is None else preamble)
+
+
+def statement(problem: Problem, s: Settings) -> Derivation:
+    """The derivation whose setup, scores and logits state a problem at the head of an analysis
+    document (gradient, sweep, nonunique, limits, mistakes), in solve's own words."""
+    from ..exact.attention import attend  # lazy: analyses only
+    from ..derivation import Derivation as Single  # lazy: derivations only
+    stated = derivation(attend(problem), s)
+    assert isinstance(stated, Single)  # a single-head problem
+    return stated

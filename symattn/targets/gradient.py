@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from ..analyses.results import GradientCheck, Gradients
+from ..derivation import Derivation
 from ..documents.gradient import build_gradient
 from ..printing.plain import TextPrinter
 from .emit import ARTICLE, Page, render_page, wide_labels
@@ -22,14 +23,15 @@ FORMULAS = {"dV": "A^T dO", "dA": "dO V^T", "dL": "a_ij (dA_ij - sum_r a_ir dA_i
 
 
 def render_gradient(g: Gradients, check: GradientCheck, to: str, lang: str = "en", *,
-                    page: Page = ARTICLE) -> str:
+                    page: Page = ARTICLE, problem: Derivation | None = None) -> str:
     """Gradients as "text", "json", "latex" (fragment, document or preamble) or "markdown",
-    laid out as the page says."""
+    laid out as the page says; problem: the derivation whose setup, scores and logits state
+    the problem first, in solve's words."""
     if to == "text":
         return gradient_text(g, check)
     if to == "json":
         return gradient_json(g, check)
-    blocks = build_gradient(g, check, lang, page.width)
+    blocks = build_gradient(g, check, lang, page.width, problem)
     return render_page(blocks, to, lang, wide_labels(g.trace.problem), page)
 
 

@@ -8,6 +8,7 @@ import json
 import sympy as sp
 
 from ..answers.results import Mistake
+from ..derivation import Derivation
 from ..derivation.orientation import said
 from ..documents.mistakes import mistake_blocks
 from ..words import phrase
@@ -51,8 +52,10 @@ def mistakes_json(found: tuple[Mistake, ...], lang: str = "en", columns: bool = 
 
 
 def mistakes_document(groups: list[tuple[str | None, tuple[Mistake, ...]]], to: str, lang: str,
-                      wide_labels: bool, columns: bool = False, page: Page = ARTICLE) -> str:
+                      wide_labels: bool, columns: bool = False, page: Page = ARTICLE,
+                      problem: Derivation | None = None) -> str:
     """The mistakes as LaTeX (fragment, document or preamble lines, as the page says) or
-    Markdown: one section per mistake, its formula in math, A' and O' fitted to the width."""
-    blocks = mistake_blocks(groups, lang, page.width, columns)
+    Markdown: the problem stated in solve's words (from the derivation given) with its correct
+    A and O, then one section per mistake, its formula in math, A' and O' fitted to the width."""
+    blocks = mistake_blocks(groups, lang, page.width, columns, problem)
     return render_page(blocks, to, lang, wide_labels, page)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from ..analyses.results import NonUniqueness
+from ..derivation import Derivation
 from ..documents.nonunique import build_nonunique
 from .emit import ARTICLE, Page, render_page, wide_labels
 from .text import TextPrinter
@@ -14,14 +15,15 @@ _TEXT = TextPrinter()
 
 
 def render_nonunique(nu: NonUniqueness, to: str, lang: str = "en", *,
-                     page: Page = ARTICLE) -> str:
+                     page: Page = ARTICLE, problem: Derivation | None = None) -> str:
     """The analysis as "text", "json", "latex" (fragment, document or preamble) or "markdown",
-    laid out as the page says."""
+    laid out as the page says; problem: the derivation whose setup, scores and logits state
+    the problem first, in solve's words."""
     if to == "text":
         return nonunique_text(nu)
     if to == "json":
         return nonunique_json(nu)
-    blocks = build_nonunique(nu, lang, page.width)
+    blocks = build_nonunique(nu, lang, page.width, problem)
     return render_page(blocks, to, lang, wide_labels(nu.trace.problem), page)
 
 

@@ -7,6 +7,7 @@ import json
 import sympy as sp
 
 from ..analyses.results import Sweep
+from ..derivation import Derivation
 from ..documents.sweep import build_sweep, sweep_plot
 from ..printing.plain import TextPrinter
 from .emit import ARTICLE, Page, render_page, wide_labels
@@ -18,16 +19,17 @@ _TEXT = TextPrinter()
 
 
 def render_sweep(sw: Sweep, to: str, lang: str = "en", *, page: Page = ARTICLE,
-                 image: str | None = None) -> str:
+                 image: str | None = None, problem: Derivation | None = None) -> str:
     """A sweep as "text", "json", "latex" (fragment, document or preamble), "markdown" or
-    "svg", laid out as the page says."""
+    "svg", laid out as the page says; problem: the derivation whose setup, scores and logits
+    state the problem first, in solve's words."""
     if to == "text":
         return sweep_text(sw)
     if to == "json":
         return sweep_json(sw)
     if to == "svg":
         return render_svg([sweep_plot(sw, k, lang) for k in range(len(sw.rows))])
-    blocks = build_sweep(sw, lang, image, page.width)
+    blocks = build_sweep(sw, lang, image, page.width, problem)
     return render_page(blocks, to, lang, wide_labels(sw.problem), page)
 
 

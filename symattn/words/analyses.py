@@ -139,10 +139,22 @@ ANALYSIS_PHRASES: dict[str, dict[str, str]] = {
                           "zh": "第 {row} 行不能读取任何 key，其权重由空行策略固定，因此该行 $dL$ 为 0。"},
     "grad_temperature": {"en": "Through the temperature and the scale",
                          "zh": "经过温度与缩放"},
-    "grad_temperature_text": {
-        "en": "$L = (S + M)/\\tau$ with a constant mask gives $dS = dL/\\tau$; $S = sR$ gives "
-              "$dR = s\\, dS$.",
-        "zh": "由 $L = (S + M)/\\tau$（掩码为常数）得 $dS = dL/\\tau$；由 $S = sR$ 得 $dR = s\\, dS$。"},
+    "grad_temperature_root": {
+        "en": "$L = (S + M)/\\tau$ with a constant mask gives $dS = dL/\\tau$; $S = sR$, with the "
+              "scale $s = 1/\\sqrt{{d_k}} = {s}$, gives $dR = s\\, dS$.",
+        "zh": "由 $L = (S + M)/\\tau$（掩码为常数）得 $dS = dL/\\tau$；由 $S = sR$（缩放因子 "
+              "$s = 1/\\sqrt{{d_k}} = {s}$）得 $dR = s\\, dS$。"},
+    "grad_temperature_none": {
+        "en": "$L = (S + M)/\\tau$ with a constant mask gives $dS = dL/\\tau$; $S = sR$, with no "
+              "scaling ($s = 1$), gives $dR = s\\, dS = dS$.",
+        "zh": "由 $L = (S + M)/\\tau$（掩码为常数）得 $dS = dL/\\tau$；由 $S = sR$（不缩放，"
+              "$s = 1$）得 $dR = s\\, dS = dS$。"},
+    "grad_temperature_given": {
+        "en": "$L = (S + M)/\\tau$ with a constant mask gives $dS = dL/\\tau$; $S = sR$, with the "
+              "given scale $s = {s}$, gives $dR = s\\, dS$.",
+        "zh": "由 $L = (S + M)/\\tau$（掩码为常数）得 $dS = dL/\\tau$；由 $S = sR$（给定的缩放因子 "
+              "$s = {s}$）得 $dR = s\\, dS$。"},
+
     "grad_inputs": {"en": "Through $R = QK^{{\\mathsf T}}$: queries and keys",
                     "zh": "经过 $R = QK^{{\\mathsf T}}$：query 与 key 的梯度"},
     "grad_tau": {"en": "Gradient of the temperature", "zh": "温度的梯度"},
