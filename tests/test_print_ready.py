@@ -193,3 +193,15 @@ def test_no_empty_phrase(tmp_path, bias_file, source, lang):
             assert not [e for e in EMPTY if e in text], (to, detail)
             assert "it hides a score even though" not in text
             assert "掩码也照样屏蔽它" not in text
+
+
+def test_a_line_is_measured_with_its_arrays_columns():
+    """fits() dropped every & of a line, an array's too, so a matrix measured as one narrow cell:
+    the eight-key system of nonunique was set on one line 1.9 pt too wide in Chinese."""
+    from symattn.printing.entries import fits, unaligned
+    from symattn.printing.fit import Fit
+    line = r"A &= \left[\begin{array}{cc} 1 & 2 \\ 3 & 4 \end{array}\right]"
+    assert unaligned(line) == r"A = \left[\begin{array}{cc} 1 & 2 \\ 3 & 4 \end{array}\right]"
+    wide = r"\left[\begin{array}{cccccccc} " + " & ".join("12345678") + r" \end{array}\right]"
+    from symattn.printing.measure import width
+    assert fits([wide], Fit(width(wide) * 1.2)) and not fits([wide], Fit(width(wide)))

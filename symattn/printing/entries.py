@@ -4,6 +4,8 @@ for a line written as (numerator) / denominator over several lines)."""
 
 from __future__ import annotations
 
+import re
+
 import sympy as sp
 
 from .fit import Fit, chain, pack, vector
@@ -37,7 +39,24 @@ def plain_decimals(values: list[sp.Expr], decimals: list[str] | None) -> list[st
 
 def fits(lines: list[str], fit: Fit) -> bool:
     """Whether every aligned line fits (its two sides side by side)."""
-    return all(fit.fits(line.replace("&", "")) for line in lines)
+    return all(fit.fits(unaligned(line)) for line in lines)
+
+
+_ENVIRONMENT = re.compile(r"\\(begin|end)\{[a-z*]+\}")
+
+
+def unaligned(line: str) -> str:
+    """An aligned line without its alignment points: the & outside every array (an array's
+    own & keep its columns apart, measured as they are set)."""
+    out, depth, last = [], 0, 0
+    for found in _ENVIRONMENT.finditer(line):
+        piece = line[last:found.start()]
+        out.append(piece.replace("&", "") if depth == 0 else piece)
+        out.append(found.group(0))
+        depth += 1 if found.group(1) == "begin" else -1
+        last = found.end()
+    out.append(line[last:].replace("&", "") if depth == 0 else line[last:])
+    return "".join(out)
 
 
 def equation_lines(lhs: str, formulas: list[tuple[str, str]], m: sp.MatrixBase,
