@@ -4,6 +4,7 @@ changes, and these forms are built unevaluated so SymPy does not undo them."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 
 import sympy as sp
@@ -120,10 +121,14 @@ def joined_logs(expr: sp.Basic) -> sp.Basic:
     """Logarithms of primes joined as a book writes them: 2 ln 3 + ln 11 as ln 99, −ln 11 −
     2 ln 3 as −ln 99, ln 3 − ln 2 − ln 5 as ln(3/10), everywhere in expr (the parser reduces
     logarithms to primes so that exponentials collapse; the value is the same)."""
+    return _everywhere(expr, _joined)
+
+
+def _everywhere(expr: sp.Basic, one: Callable[[sp.Basic], sp.Basic]) -> sp.Basic:
+    """one applied to an expression, or to every entry of a matrix."""
     if isinstance(expr, sp.MatrixBase):
-        return immutable_matrix(expr.rows, expr.cols,
-                                [_joined(x) for row in expr.tolist() for x in row])
-    return _joined(expr)
+        return immutable_matrix(expr.rows, expr.cols, [one(x) for row in expr.tolist() for x in row])
+    return one(expr)
 
 
 @lru_cache(maxsize=1 << 15)
@@ -166,10 +171,7 @@ def radicals(expr: sp.Basic) -> sp.Basic:
     """A radical times a sum of radicals as a book writes it, expanded over one denominator when
     that is no longer: √2(1/2 + √3/2)/2 as (√2 + √6)/4, √2(−ln 5 + √2 ln 5/2 + √6 ln 5/2)/2 as
     (1 − √2 + √3) ln 5/2, everywhere in expr (SymPy keeps the product; the value is the same)."""
-    if isinstance(expr, sp.MatrixBase):
-        return immutable_matrix(expr.rows, expr.cols,
-                                [_radicals(x) for row in expr.tolist() for x in row])
-    return _radicals(expr)
+    return _everywhere(expr, _radicals)
 
 
 @lru_cache(maxsize=1 << 15)
