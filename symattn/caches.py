@@ -7,6 +7,7 @@ import sys
 MEMOS: tuple[tuple[str, str], ...] = (
     ("derivation.approx", "_has_symbol"),
     ("derivation.forms", "_joined"),
+    ("derivation.forms", "_radicals"),
     ("derivation.forms", "_powers"),
     ("derivation.forms", "_expands_to_itself"),
     ("exact.linear", "_basis_product"),

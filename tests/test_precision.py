@@ -325,9 +325,11 @@ def test_a_row_sum_shows_the_digits_that_make_it_not_1():
 def test_a_long_or_decimal_closed_form_is_shown_by_its_decimal():
     problem = parse_problem('[input]\nQ = [["cos(0.01)", "sin(0.01)"], [1, 0]]\n'
                             'K = [["cos(0.01)", "sin(0.01)"], [0, 1]]\nV = [[0.5, 0], [0, 0.5]]\n')
-    text = render_verification_text(judged(problem, Grading(), **{"A[1,1]": "0.6", "R[1,1]": "0.9"}))
+    text = render_verification_text(judged(problem, Grading(), **{"A[1,1]": "0.6", "R[2,1]": "0.9",
+                                                                  "R[1,1]": "0.9"}))
     assert "    A[1,1]: expected ≈ 0.7, given 0.6;" in text
-    assert "    R[1,1]: expected ≈ 1.0, given 0.9;" in text
+    assert "    R[2,1]: expected ≈ 1.0, given 0.9;" in text  # cos(0.01), by its decimal
+    assert "    R[1,1]: expected 1, given 0.9;" in text  # cos²(0.01) + sin²(0.01), exactly 1
     assert "sin(0.01)" not in text and "**" not in text
 
 

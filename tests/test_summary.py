@@ -99,9 +99,19 @@ EXPONENTS = [sp.Rational(3, 17) * sp.sqrt(2), -sp.Rational(3) / t, sp.log(2) / 3
        st.booleans(), st.booleans())
 def test_products_of_exponentials_print_as_sympy_prints_them(c, exponents, slash, with_e):
     """The printer's shortcut for c e^{x} e^{y} (and c e e^{y}) gives SymPy's own LaTeX, where
-    it applies."""
+    it applies, but for a power of e with a negative number in its exponent, which stays in the
+    numerator as a book writes it (2 e^{-7/2}, where SymPy writes \\frac{2}{e^{7/2}})."""
     x = sp.Integer(c) * sp.Mul(*(sp.exp(e) for e in exponents)) * (sp.E if with_e else 1)
     if not x.is_Mul:
         return
     printer = MathPrinter({"slash": slash})
+    below = [f for f in x.args if isinstance(f, sp.exp) and f.exp.is_number and f.exp.is_negative
+             and f.exp != -1]
+    powers_of_e = all(f.is_Integer or f is sp.E or isinstance(f, sp.exp) and (
+        f.exp.is_positive or f.exp.is_negative) for f in x.args)  # the shortcut's own case
+    if below and powers_of_e:
+        printed = printer._print_Mul(x)
+        assert all(f"e^{{{printer._exponent(f.exp)}}}" in printed for f in below)
+        assert not printed.startswith(r"\frac") and printed.count(r"\frac") <= 1  # only 1/e
+        return
     assert printer._print_Mul(x) == LatexPrinter._print_Mul(printer, x)
