@@ -198,9 +198,9 @@ def _softmax(d: Derivation, steps: RowSteps, fit: Fit) -> list[Block]:
     for c in range(p.d_v):
         weighted = rf"V_{{{c + 1},j}} {_over_keys(d, 'A', i)}" if d.columns else \
             rf"{_over_keys(d, 'A', i)} V_{{j,{c + 1}}}"
-        weights = shown["E" if named else "A"]
-        products = " + ".join(product(shown["V"][j, c], weights[i, j]) if d.columns else
-                              product(weights[i, j], shown["V"][j, c]) for j in steps.readable)
+        factors = shown["E" if named else "A"]  # over a named Z_i: its exponentials
+        products = " + ".join(product(shown["V"][j, c], factors[i, j]) if d.columns else
+                              product(factors[i, j], shown["V"][j, c]) for j in steps.readable)
         terms = [("=", rf"\sum_j {weighted}"),
                  ("=", f"({products})/Z_{{{i + 1}}}" if named else products),
                  ("=", named_cells(d, "O")[i][c])]
