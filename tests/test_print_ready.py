@@ -205,3 +205,15 @@ def test_a_line_is_measured_with_its_arrays_columns():
     wide = r"\left[\begin{array}{cccccccc} " + " & ".join("12345678") + r" \end{array}\right]"
     from symattn.printing.measure import width
     assert fits([wide], Fit(width(wide) * 1.2)) and not fits([wide], Fit(width(wide)))
+
+
+@pytest.mark.parametrize("command, example", [("gradient", "10_gradient"), ("sweep", "09_parameter_sweep"),
+                                              ("limits", "05_five_tokens_temperature")])
+def test_a_check_says_its_difference_as_a_power_of_ten(capsys, command, example):
+    """mpmath's 3.3e-41 in running text, where solve's checks write 1.6 × 10^{-61}."""
+    from conftest import EXAMPLES
+    from symattn import cli
+    assert cli.main([command, str(EXAMPLES / example / "problem.toml"), "--format", "latex"]) == 0
+    text = capsys.readouterr().out
+    assert re.search(r"\\\(\d\.\d \\times 10\^\{-\d+\}\\\)", text)
+    assert not re.search(r"\d\.\de-\d", text)
