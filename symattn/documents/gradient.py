@@ -12,6 +12,7 @@ from ..printing.matrices import cells
 from ..printing.printer import decimal_math, math, matrix
 from .analysis_layout import statement, subtitle
 from .blocks import Block, Display, Heading, Label, Paragraph, fill, segments
+from .checks import scientific
 from .setup import listing
 
 WIDE = 6  # a Jacobian wider than this is not written out
@@ -149,9 +150,10 @@ def _projection_blocks(g: Gradients, lang: str, fit: Fit) -> list[Block]:
 
 def _check_words(check: GradientCheck, lang: str):
     if not check.passed:
-        return segments("grad_check_failed", lang, where=check.where, difference=check.difference)
+        return segments("grad_check_failed", lang, where=check.where,
+                        difference=scientific(check.difference))
     words = segments("grad_checked", lang, digits=check.digits, count=check.compared,
-                     difference=check.difference, at="\x00")
+                     difference=scientific(check.difference), at="\x00")
     points = listing([(("math", f"{math(s)} = {math(v, slash=True)}"),) for s, v in check.values],
                      lang)  # θ = 3/7 and τ = 5/7, 、 between them in Chinese
     return fill(words, fill(segments("grad_symbols_at", lang, values="\x00"), points)

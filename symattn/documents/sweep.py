@@ -12,6 +12,7 @@ from ..printing.fit import Fit, pack
 from ..printing.matrices import sum_lines
 from ..printing.printer import decimal_math, escape_text, indexed_label, math
 from .analysis_layout import statement, subtitle
+from .checks import scientific
 from .blocks import (Block, Curve, Display, Heading, Label, Paragraph, Plot, segments,
                      unaligned)
 
@@ -42,7 +43,7 @@ def build_sweep(sw: Sweep, lang: str = "en", image: str | None = None,
     for k, i in enumerate(sw.rows):
         blocks += _row_blocks(sw, k, i, lang, image, fit)
     blocks.append(Paragraph(segments("sweep_checked", lang, digits=sw.digits,
-                                     difference=sw.difference)))
+                                     difference=scientific(sw.difference))))
     blocks.append(Paragraph(segments("decimals_note", lang, places=sw.places)))
     return blocks
 

@@ -41,9 +41,9 @@ ANALYSIS_PHRASES: dict[str, dict[str, str]] = {
                        "zh": "第 {row} 个 query 行各 key 的权重随 ${x}$ 的变化"},
     "sweep_checked": {"en": "Every weight, output and entropy agrees with an independent "
                             "{digits}-digit mpmath recomputation at every point (largest "
-                            "difference {difference}).",
+                            "difference ${difference}$).",
                       "zh": "每个点的权重、输出与权重熵都与独立的 {digits} 位 mpmath 数值计算一致"
-                            "（最大差 {difference}）。"},
+                            "（最大差 ${difference}$）。"},
     "list_comma": {"en": ", ", "zh": "、"},
     "sweep_weight": {"en": "weight", "zh": "权重"},
     "sweep_key": {"en": "key", "zh": "key"},
@@ -168,11 +168,11 @@ ANALYSIS_PHRASES: dict[str, dict[str, str]] = {
                                "zh": "由 $Q = XW_Q$、$K = YW_K$、$V = YW_V$ 及链式法则："},
     "grad_checked": {"en": "Central differences in mpmath ({digits} digits, step $h = 10^{{-20}}$) "
                            "for {count} input entries agree with the exact gradients: largest "
-                           "difference {difference}{at}.",
+                           "difference ${difference}${at}.",
                      "zh": "mpmath 中心差分（{digits} 位精度，步长 $h = 10^{{-20}}$）对 {count} 个输入"
-                           "元素与精确梯度一致：最大差 {difference}{at}。"},
+                           "元素与精确梯度一致：最大差 ${difference}${at}。"},
     "grad_check_failed": {"en": "Central differences in mpmath DISAGREE with the exact gradients "
-                                "at {where}: difference {difference}.",
-                          "zh": "mpmath 中心差分与精确梯度在 {where} 处不一致：差为 {difference}。"},
+                                "at {where}: difference ${difference}$.",
+                          "zh": "mpmath 中心差分与精确梯度在 {where} 处不一致：差为 ${difference}$。"},
     "grad_symbols_at": {"en": " (symbols at {values})", "zh": "（符号取 {values}）"},
 }
