@@ -194,3 +194,13 @@ def test_nonunique_shows_v_before_using_its_entries(lang, suffix):
     v = r"V = \left[\begin{array}{cc} 2 & -1 \\ 2 & -1 \end{array}\right]"
     assert v in text and text.index(v) < text.index("V_{j,1}")
     assert text.index("Take " if lang == "en" else "取 ") < text.index(v)
+
+
+def test_a_segment_with_terminating_ends_has_no_decimals_after_it(capsys):
+    """Example 08: −99/100 ≤ t ≤ 1/100 was followed by (−0.9900 ≤ t ≤ 0.0100)."""
+    from conftest import EXAMPLES
+    from symattn import cli
+    path = EXAMPLES / "08_same_output_different_weights" / "problem.toml"
+    assert cli.main(["nonunique", str(path), "--format", "latex"]) == 0
+    text = capsys.readouterr().out
+    assert r"\[- \frac{99}{100} \le t \le \frac{1}{100}\]" in text and "-0.9900" not in text

@@ -72,10 +72,12 @@ def row_blocks(nu: NonUniqueness, rs: RowSet, lang: str, fit: Fit = ARTICLE) -> 
         t0, t1 = rs.segment
         t = free_letter(("t", "u", "z"), nu.trace.problem)  # the step, no token's label
         a, b = (decimal_math(x) for x in d["segment"])
-        lines = [rf"{math(t0)} \le {t} \le {math(t1)} \qquad ({a} \le {t} \le {b})"]
+        plain = adds_nothing(t0, d["segment"][0]) and adds_nothing(t1, d["segment"][1])
+        about = "" if plain else rf" \qquad ({a} \le {t} \le {b})"  # −99/100 ≤ t ≤ 1/100: no ≈
+        lines = [rf"{math(t0)} \le {t} \le {math(t1)}{about}"]
         if not fits(lines, fit):
-            lines = [rf"{t} &\ge {math(t0)}", rf"{t} &\le {math(t1)}",
-                     rf"&\bigl({a} \le {t} \le {b}\bigr)"]
+            lines = [rf"{t} &\ge {math(t0)}", rf"{t} &\le {math(t1)}"] + (
+                [] if plain else [rf"&\bigl({a} \le {t} \le {b}\bigr)"])
         out += [Paragraph(segments("nu_segment", lang, t=t)), Display(tuple(lines))]
     intro = segments("nu_vertices", lang, count=len(rs.vertices)) if rs.complete \
         else segments("nu_ends", lang)
