@@ -276,7 +276,7 @@ def _row_sums(d: Derivation, fit: Fit) -> tuple[Segment, ...]:
         text = named_check(d, i) if i in named and len(entries) > 1 else \
             weight_sum(entries)  # set in a sentence
         plain = all(x.is_Rational for x in entries)
-        if not Fit(fit.points * (0.8 if plain else 0.5)).fits(text):  # in running text: short
+        if not Fit(fit.points * (0.8 if plain else 0.4)).fits(text):  # in running text: short
             continue
         written.append((i, text if len(entries) == 1 or i in named else f"{text} = 1"))
     one = "_one" if sum(z is not None for z in d.sums) == 1 else ""  # as in weights()
