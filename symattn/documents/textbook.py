@@ -200,8 +200,9 @@ def weights(d: Derivation, fit: Fit) -> list[Block]:
     live = [i for i in range(t.A.rows) if d.sums[i] is not None]
     one = "_one" if len(live) == 1 else ""  # a single row is "the row", its sum "its sum"
     named, shown_names = introduce(d, names_of(d, "small") + early_generators(d), "tb_with")
-    lead = segments(said("tb_exponentiate" + one, c), lang) + (
-        segments("tb_minus_infinity", lang) if masked else ()) + named + segments("tb_gives", lang)
+    start = segments(said("tb_exponentiate" + one, c), lang) + (
+        segments("tb_minus_infinity", lang) if masked else ()) + named
+    lead = start + segments("tb_gives", lang)
     vectors = [row_vector([math(shown["E"][i, j], slash=True) for j in range(t.A.cols)], c)
                for i in live]
     rows = pack(vectors, fit) or matrix_lines("E", [], [cells(shown["E"])[i] for i in live],
@@ -226,8 +227,8 @@ def weights(d: Derivation, fit: Fit) -> list[Block]:
     z_lines = pack([f"Z_{{{i + 1}}} = {keyed_sum(d, i)}" for i in live], fit, r",\quad ") or \
         sum_definitions(d, live, fit)
     if _exponentials_in_rows(d, live, lines):  # the vectors would be written twice: once here
-        sums_lead = lead[:-len(segments("tb_gives", lang))] + segments("tb_gives_sums" + one, lang)
-        return [step(sums_lead + segments("tb_colon", lang), shown_names, Display(tuple(z_lines)),
+        sums_lead = start + segments("tb_gives_sums" + one, lang) + segments("tb_colon", lang)
+        return [step(sums_lead, shown_names, Display(tuple(z_lines)),
                      segments(said("tb_normalise" + one, c), lang) + gives, weight_display,
                      Display(tuple(lines)), _row_sums(d, fit))]
     rows[-1] += "."

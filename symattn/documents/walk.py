@@ -136,8 +136,8 @@ def _logit_terms(d: Derivation, i: int, j: int, names: list[str], scaled: bool) 
     parts = [_term(shown[name][i, j], k > 0) for k, name in enumerate(names)]
     r = shown["R"][i, j]
     if scaled and tau != 1 and r != 0:
-        parts[0] = f"{_term(r, False) if not isinstance(r, sp.Add) else f'({math(r, slash=True)})'}" \
-            f"/{math(d.scalars['root'])}"
+        top = math(r, slash=True)
+        parts[0] = f"{f'({top})' if isinstance(r, sp.Add) else top}/{math(d.scalars['root'])}"
     inner = " + ".join(_index(d, name, i, j) for name in names)
     if tau == 1:
         return [inner, " + ".join(parts)]
