@@ -75,7 +75,7 @@ def test_example_05_writes_no_decimal_that_repeats_the_exact_row():
     assert r"A_{1,\cdot} &= \bigl(1, 0, 0, 0, 0\bigr) \\" in text
     assert r"O_{1,\cdot} &= \bigl(1, 0\bigr) \\" in text
     assert r"\approx \bigl(1, 0" not in text
-    assert r"A_{2,\cdot} &= \frac{1}{Z_{2}}\bigl(e^{40 \sqrt{3}/51}, 1, 0, 0, 0\bigr) " \
+    assert r"A_{2,\cdot} &= Z_{2}^{-1}\bigl(e^{40 \sqrt{3}/51}, 1, 0, 0, 0\bigr) " \
         r"\approx \bigl(0.796, 0.204, 0, 0, 0\bigr)" in text
 
 

@@ -43,7 +43,7 @@ def test_a_wide_row_is_written_over_its_sum_of_exponentials():
         readable = [j for j in range(L.cols) if trace.readable[i][j]]
         numerators = [math(sp.exp(L[i, j]), slash=True) if j in readable else "0"
                       for j in range(L.cols)]
-        row = rf"A_{{{i + 1},\cdot}} &= \frac{{1}}{{Z_{{{i + 1}}}}}\bigl(" + ", ".join(numerators)
+        row = rf"A_{{{i + 1},\cdot}} &= Z_{{{i + 1}}}^{{-1}}\bigl(" + ", ".join(numerators)
         assert row in text
         # Z_i's terms in the keys' order, as the row's exponentials above it
         definition = rf"Z_{{{i + 1}}} &= " + " + ".join(numerators[j] for j in readable)

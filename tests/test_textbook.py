@@ -132,12 +132,15 @@ def test_a_temperature_that_is_the_symbol_tau_is_never_said_to_equal_itself(lang
 
 def test_every_step_of_a_row_states_formula_then_substitution_then_result():
     text = latex("05_five_tokens_temperature", detail="full")
-    assert re.search(r"L_\{3,1\} &= \\frac\{S_\{3,1\} \+ M_\{3,1\}\}\{\\tau\} = "
-                     r"\\frac\{[^=]+ \+ 0\}\{0\.85\} = ", text)
-    # the masked entries on one line, going to −∞, one fraction deep (3/√3, not a stacked S)
-    assert r"L_{3,4} = L_{3,5} &= \frac{S_{3,j} + (-\infty)}{0.85} = -\infty" in text
-    assert r"\frac{3/\sqrt{3} + 0}{0.85} = \frac{20 \sqrt{3}}{17} \approx 2.038" in text
-    assert r"A_{3,4} = A_{3,5} &= 0 \quad \text{(masked)}" in text
+    assert re.search(r"L_\{3,1\} &= \(S_\{3,1\} \+ M_\{3,1\}\)/\\tau = "
+                     r"\([^=]+ \+ 0\)/0\.85 = ", text)
+    # the masked entries on one line, going to −∞, one fraction deep (3/√3, not a stacked S),
+    # every line one line high (no stacked fraction), the keys it stands for after it
+    assert r"L_{3,j} &= (S_{3,j} + (-\infty))/0.85 = -\infty \quad (j = 4, 5)" in text
+    assert r"(3/\sqrt{3} + 0)/0.85 = 20 \sqrt{3}/17 \approx 2.038" in text
+    assert r"A_{3,j} &= 0 \quad \text{(masked)} \quad (j = 4, 5)" in text
+    walk = text.split("step by step", 1)[1].split(r"\begin{tikzpicture}", 1)[0]
+    assert r"\frac" not in walk
     assert r"Divided by \(\sqrt{d_k} = \sqrt{3}\), masked and divided by \(\tau = 0.85\):" in text
     assert "S_{3,1} &=" not in text  # S_{3,1} = R_{3,1}/√3 is in L's line, not a step of its own
 
@@ -182,7 +185,7 @@ def test_the_lessons_forms_are_kept():
 
 def test_scaled_scores_keep_the_root_in_the_denominator():
     text = latex("05_five_tokens_temperature")
-    assert r"\frac{3/\sqrt{3} + 0}{0.85}" in text and r"\frac{\sqrt{3}}{3}" not in text
+    assert r"(3/\sqrt{3} + 0)/0.85" in text and r"\frac{\sqrt{3}}{3}" not in text
 
 
 def test_scaled_scores_that_are_only_r_over_the_root_are_written_s_equals_r_over_root():
@@ -493,10 +496,10 @@ def test_sums_and_numerators_keep_the_keys_order():
     numerator of O_{1,1} list their terms in that order, the latter with V's first column
     (0.43, 0.55, 0.57, 0.22, 0.77, 0.05, the published inputs), so a student can line them up."""
     text = _solve_latex(CORPUS / "03_raschka_simplified_self_attention" / "problem.toml")
-    row = re.search(r"A_\{1,\\cdot\} &= \\frac\{1\}\{Z_\{1\}\}\\bigl\(([^)]*)\\bigr\)", text)[1]
+    row = re.search(r"A_\{1,\\cdot\} &= Z_\{1\}\^\{-1\}\\bigl\(([^)]*)\\bigr\)", text)[1]
     exponentials = row.split(", ")
     assert rf"Z_{{1}} = {' + '.join(exponentials)} \\" in text
-    numerator = text.split(r"O_{1,1} &= \frac{1}{Z_{1}}\bigl(", 1)[1].split(r"\bigr)", 1)[0]
+    numerator = text.split(r"O_{1,1} &= Z_{1}^{-1}\bigl(", 1)[1].split(r"\bigr)", 1)[0]
     pairs = re.findall(r"(\d\.\d+) (e\^\{[\d.]+\})", numerator)
     assert [c for c, _ in pairs] == ["0.43", "0.55", "0.57", "0.22", "0.77", "0.05"]
     assert [e for _, e in pairs] == exponentials

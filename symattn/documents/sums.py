@@ -39,10 +39,10 @@ def named_sums(d: Derivation) -> set[int]:
 
 
 def over_sums(d: Derivation, numerators: str) -> Factored:
-    """Each row as 1/Z_i times its numerators (E for A, EV for O, whose terms go in the keys'
-    order); a row with no readable key as it is."""
+    """Each row as Z_i^{-1} times its numerators (E for A, EV for O, whose terms go in the keys'
+    order), one line high where a stacked 1/Z_i doubles it; a row with no readable key as it is."""
     shown = d.display[numerators]
-    return [(rf"\frac{{1}}{{Z_{{{i + 1}}}}}", [terms(x, key_order(d, i, x)) for x in shown.row(i)])
+    return [(rf"Z_{{{i + 1}}}^{{-1}}", [terms(x, key_order(d, i, x)) for x in shown.row(i)])
             if d.sums[i] is not None else
             ("", [terms(x) for x in d.display["A" if numerators == "E" else "O"].row(i)])
             for i in range(shown.rows)]

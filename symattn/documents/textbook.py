@@ -167,7 +167,7 @@ def logits(d: Derivation, fit: Fit) -> list[Block]:
         rows[-1] += "."
         display = Display(tuple(rows))
     else:
-        formula = [("=", rf"\frac{{{logit_sum(d)}}}{{\tau}}")]
+        formula = [("=", f"({logit_sum(d)})/\\tau")]  # one line high beside its matrix
         display = Display(tuple(matrix_lines("L", formula, exact, approx_cells(d.decimals.get("L")),
                                              fit, "L", columns=c)))
     return blocks + [step(lead + words + (segments("tb_colon", lang) if not lead else ()), display)]

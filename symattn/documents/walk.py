@@ -17,6 +17,9 @@ from .sums import INLINE_NAME, keyed_sum, named_cells, named_check, named_sums, 
 from .textbook import logit_sum, product, same_logits, weight_sum
 
 
+SUM_J = r"\sum\nolimits_j"  # limits beside the sign: a walk's line stays one line high
+
+
 def _index(d: Derivation, stage: str, i: int, j: int) -> str:
     """The engine's entry (i, j) of a stage as the reader indexes it (the book: (j, i))."""
     return entry(stage, i, j, d.columns)
@@ -31,6 +34,14 @@ def _approx(d: Derivation, stage: str, i: int, j: int) -> list[tuple[str, str]]:
     grid = d.decimals.get(stage)
     a = grid[i][j] if grid else None
     return [(r"\approx", approx(a))] if a is not None and not a.exact else []
+
+
+def _slashed(top: str, bottom: str, grouped: bool) -> str:
+    """A quotient on one line, top/bottom, the top in parentheses when it is a sum (grouped),
+    the bottom when it is more than one term or factor (x/(17/20), x/(2 t)): a row walk's line
+    is one line high, as tall as the sentence beside it."""
+    top = f"({top})" if grouped else top
+    return f"{top}/({bottom})" if " " in bottom or "/" in bottom else f"{top}/{bottom}"
 
 
 def _lines(rows: list[tuple], fit: Fit, more: tuple[str, ...] = ()) -> Display:
@@ -73,9 +84,9 @@ def _dots(d: Derivation, steps: RowSteps, fit: Fit) -> Display:
     i = steps.row
     rows = []
     for j, pairs in enumerate(steps.dots):
-        products = [product(a, b) for a, b in pairs]
+        products = [product(a, b, inline=True) for a, b in pairs]
         terms = [("=", rf"\mathbf q_{{{i + 1}}} \cdot \mathbf k_{{{j + 1}}}"),
-                 ("=", " + ".join(products)), ("=", math(d.display["R"][i, j], slash=True))]
+                 ("=", " + ".join(products)), ("=", math(d.display["R"][i, j], inline=True))]
         broken = terms[:1] + [("=", products[0])] + [("+", x) for x in products[1:]] + terms[2:]
         rows.append((_index(d, "R", i, j), terms, broken))  # a long sum (d_k = 64) at its + signs
     return _lines(rows, fit)
@@ -85,15 +96,15 @@ def _scaling(d: Derivation, i: int, fit: Fit) -> Step:
     p, lang = d.trace.problem, d.options.lang
     rows = []
     for j in range(p.n_k):
-        r = math(d.display["R"][i, j], slash=True)
+        r = math(d.display["R"][i, j], inline=True)
         if p.scale is None:
-            formula = rf"\frac{{{_index(d, 'R', i, j)}}}{{\sqrt{{d_k}}}}"
-            substitution = rf"\frac{{{r}}}{{{math(d.scalars['root'])}}}"
+            formula = rf"{_index(d, 'R', i, j)}/\sqrt{{d_k}}"
+            substitution = _slashed(r, math(d.scalars['root']), isinstance(d.display["R"][i, j], sp.Add))
         else:
             s = math(d.scalars["s"], slash=True)
             formula, substitution = rf"s\,{_index(d, 'R', i, j)}", rf"{s} \cdot {r}"
         rows.append((_index(d, "S", i, j), [("=", formula), ("=", substitution),
-                                         ("=", math(d.display["S"][i, j], slash=True))]
+                                         ("=", math(d.display["S"][i, j], inline=True))]
                      + _approx(d, "S", i, j)))
     words = segments("wk_scale", lang, root=math(d.scalars["root"])) if p.scale is None else \
         segments("wk_scale_given", lang, s=math(d.scalars["s"], slash=True))
@@ -112,13 +123,13 @@ def _logits(d: Derivation, i: int, fit: Fit, scaled: bool = False) -> Step:
         if j in masked and len(masked) > 1:
             continue  # all of them on one line below: the sentence above shows one going to −∞
         terms = [("=", t) for t in _logit_terms(d, i, j, names, scaled)]
-        terms.append(("=", math(shown["L"][i, j], slash=True)))
+        terms.append(("=", math(shown["L"][i, j], inline=True)))
         rows.append((_index(d, "L", i, j), terms + _approx(d, "L", i, j)))
-    if len(masked) > 1:  # L_{3,4} = L_{3,5} = (S_{3,j} + (−∞))/τ = −∞
+    if len(masked) > 1:  # L_{3,j} = (S_{3,j} + (−∞))/τ = −∞ (j = 4, 5): a short left side
         hidden = rf"{_over_keys(d, 'S', i)} + (-\infty)"
-        rows.append((" = ".join(_index(d, "L", i, j) for j in masked),
-                     [("=", hidden if tau == 1 else rf"\frac{{{hidden}}}{{{math(tau, slash=True)}}}"),
-                      ("=", r"-\infty")]))
+        rows.append((_over_keys(d, "L", i),
+                     [("=", hidden if tau == 1 else _slashed(hidden, math(tau, slash=True), True)),
+                      ("=", rf"-\infty \quad ({_keys(masked)})")]))
     root = math(d.scalars["root"])
     if scaled:
         words = segments("wk_scaled_logits_one", lang, root=root) if tau == 1 else \
@@ -141,12 +152,19 @@ def _logit_terms(d: Derivation, i: int, j: int, names: list[str], scaled: bool) 
     inner = " + ".join(_index(d, name, i, j) for name in names)
     if tau == 1:
         return [inner, " + ".join(parts)]
-    return [rf"\frac{{{inner}}}{{\tau}}", rf"\frac{{{' + '.join(parts)}}}{{{math(tau, slash=True)}}}"]
+    return [f"({inner})/\\tau", _slashed(" + ".join(parts), math(tau, slash=True), True)]
+
+
+def _keys(js: list[int]) -> str:
+    """The keys a line stands for: j = 4, 5, or j = 3, \\dots, 8 when more than three in a run."""
+    run = js == list(range(js[0], js[-1] + 1)) and len(js) > 3
+    listed = rf"{js[0] + 1}, \dots, {js[-1] + 1}" if run else ", ".join(str(j + 1) for j in js)
+    return f"j = {listed}"
 
 
 def _term(x, after: bool) -> str:
     """An entry of a sum, in parentheses after a plus sign when it is negative: 2 + (−∞)."""
-    text = math(x, slash=True)
+    text = math(x, inline=True)
     return f"({text})" if after and x.could_extract_minus_sign() else text
 
 
@@ -155,12 +173,12 @@ def _softmax(d: Derivation, steps: RowSteps, fit: Fit) -> list[Block]:
     p, lang, shown, i = d.trace.problem, d.options.lang, d.display, steps.row
     E = shown["E"]
     exps = [(rf"e^{{{_index(d, 'L', i, j)}}}", [("=", power_of_e(shown["L"][i, j])),
-                                            ("=", math(E[i, j], slash=True))]
+                                            ("=", math(E[i, j], inline=True))]
              + _approx(d, "E", i, j)) for j in steps.readable]
     z = d.decimals.get("Z")
     about = [(r"\approx", approx(z[i][0]))] if z and z[i][0] is not None and not z[i][0].exact else []
-    total = [("=", rf"\sum_j e^{{{_over_keys(d, 'L', i)}}}"),
-             ("=", " + ".join(math(E[i, j], slash=True) for j in steps.readable)),
+    total = [("=", rf"{SUM_J} e^{{{_over_keys(d, 'L', i)}}}"),
+             ("=", " + ".join(math(E[i, j], inline=True) for j in steps.readable)),
              ("=", keyed_sum(d, i))] + about  # as the terms before it (dropped) unless they combine
     lhs = f"Z_{{{i + 1}}}"
     left = max(width(x) for x, _ in exps) * 1.12
@@ -171,19 +189,21 @@ def _softmax(d: Derivation, steps: RowSteps, fit: Fit) -> list[Block]:
     weights = []
     hidden = [j for j in range(p.n_k) if j not in steps.readable]
     over_row = i in named_sums(d)  # the row above is 1/Z_i times its exponentials
+    z_i = f"Z_{{{i + 1}}}" if not d.sums[i].is_Rational else math(d.sums[i], inline=True)
     for j in steps.readable:
-        z_i = f"Z_{{{i + 1}}}" if not d.sums[i].is_Rational else math(d.sums[i])  # Z_i above
-        terms = [("=", rf"\frac{{e^{{{_index(d, 'L', i, j)}}}}}{{Z_{{{i + 1}}}}}"),
-                 ("=", f"{math(E[i, j])}/{z_i}" if E[i, j].is_Integer and
-                  d.sums[i].is_Integer else rf"\frac{{{math(E[i, j])}}}{{{z_i}}}")]
+        top = math(E[i, j], inline=True)
+        grouped = isinstance(E[i, j], sp.Add)
+        terms = [("=", rf"e^{{{_index(d, 'L', i, j)}}}/Z_{{{i + 1}}}"),
+                 ("=", _slashed(top, z_i, grouped))]  # Z_i or the sum above when it is a number
         if not over_row:  # over a named Z_i it ends there, as the row above does (not renormalised)
-            terms += [("=", math(shown["W"][i, j], slash=True)), ("=", math(shown["A"][i, j], slash=True))]
-        over_z = [terms[0], ("=", rf"\frac{{{math(E[i, j])}}}{{Z_{{{i + 1}}}}}")]
+            terms += [("=", math(shown["W"][i, j], inline=True)), ("=", math(shown["A"][i, j], inline=True))]
+        over_z = [terms[0], ("=", _slashed(top, f"Z_{{{i + 1}}}", grouped))]
         weights.append((_index(d, "A", i, j), terms + _approx(d, "A", i, j),
                         over_z + _approx(d, "A", i, j)))
     if hidden:
-        weights.append((" = ".join(_index(d, "A", i, j) for j in hidden),
-                        [("=", rf"0 \quad \text{{{phrase('wk_masked_note', lang)}}}")]))
+        lhs, keys = (_over_keys(d, "A", i), rf" \quad ({_keys(hidden)})") if len(hidden) > 1 \
+            else (_index(d, "A", i, hidden[0]), "")  # A_{3,j} = 0 (masked) (j = 4, 5), as L's line
+        weights.append((lhs, [("=", rf"0 \quad \text{{{phrase('wk_masked_note', lang)}}}{keys}")]))
     blocks: list[Block] = [step(segments("wk_exponentials", lang), _lines(exps, fit, more)),
                            step(segments("wk_weights", lang), _lines(weights, fit))]
     # the text above writes this row over its short Z_i: (2 + 1 + …)/Z_4 (a long one as Z_i/Z_i)
@@ -192,19 +212,20 @@ def _softmax(d: Derivation, steps: RowSteps, fit: Fit) -> list[Block]:
         total = named_check(d, i).removesuffix(" = 1") if named else \
             weight_sum([shown["A"][i, j] for j in steps.readable])
         if not Fit(INLINE_NAME).fits(total):  # too wide in full: the same sum over Z_i
-            total = f"\\sum_j {_over_keys(d, 'A', i)} = Z_{{{i + 1}}}/Z_{{{i + 1}}}"
+            total = f"{SUM_J} {_over_keys(d, 'A', i)} = Z_{{{i + 1}}}/Z_{{{i + 1}}}"
         blocks.append(step(segments("wk_check", lang, total=f"{total} = 1")))
     outputs = []
     for c in range(p.d_v):
         weighted = rf"V_{{{c + 1},j}} {_over_keys(d, 'A', i)}" if d.columns else \
             rf"{_over_keys(d, 'A', i)} V_{{j,{c + 1}}}"
         factors = shown["E" if named else "A"]  # over a named Z_i: its exponentials
-        products = " + ".join(product(shown["V"][j, c], factors[i, j]) if d.columns else
-                              product(factors[i, j], shown["V"][j, c]) for j in steps.readable)
-        terms = [("=", rf"\sum_j {weighted}"),
+        products = " + ".join(product(shown["V"][j, c], factors[i, j], True) if d.columns else
+                              product(factors[i, j], shown["V"][j, c], True) for j in steps.readable)
+        terms = [("=", rf"{SUM_J} {weighted}"),
                  ("=", f"({products})/Z_{{{i + 1}}}" if named else products),
-                 ("=", named_cells(d, "O")[i][c])]
-        over_z = [terms[0], ("=", rf"\frac{{{math(shown['N'][i, c])}}}{{Z_{{{i + 1}}}}}")] + (
+                 ("=", named_cells(d, "O")[i][c] if over_row else math(shown["O"][i, c], inline=True))]
+        over_z = [terms[0], ("=", _slashed(math(shown['N'][i, c], inline=True), f"Z_{{{i + 1}}}",
+                                           isinstance(shown['N'][i, c], sp.Add)))] + (
             [terms[-1]] if shown["O"][i, c].is_Rational else [])  # Z_1/Z_1 = 1 said, not left
         outputs.append((_index(d, "O", i, c), terms + _approx(d, "O", i, c),
                         over_z + _approx(d, "O", i, c)))

@@ -14,7 +14,7 @@ from .measure import height
 from .printer import over_integer, approx, math, matrix
 
 Factored = list[tuple[str, list[list[str]]]]
-"""Per row: a prefactor (\\frac{1}{Z_i}) and, per entry, the terms of its numerator."""
+"""Per row: a prefactor (Z_i^{-1}) and, per entry, the terms of its numerator."""
 
 
 def cells(m: sp.MatrixBase) -> list[list[str]]:
@@ -163,7 +163,7 @@ def row_lines(name: str, exact: list[list[str] | None], decimals: list[list[str]
     column, with columns; relation: ≈ for a rounded stage's decimals); a row whose entries do
     not fit even one to a line is written over its Z_i, entry by entry if need be; a row given
     as None or in factored is written over its Z_i at once (a row in factored as
-    \frac{1}{Z_4}(2, 1, 3, e^{10}) when it fits, not 2/Z_4 four times); a row in plain goes
+    Z_4^{-1}(2, 1, 3, e^{10}) when it fits, not 2/Z_4 four times); a row in plain goes
     without its decimals."""
     lines = list(lead or [])
     left = 2 * len(name) * 5.0 + 30.0  # "A_{3,\cdot}" and its relation
@@ -231,7 +231,7 @@ def _broken(lhs: str, relation: str, entries: list[str], fit: Fit, left: float,
 
 def _over(name: str, i: int, row: tuple[str, list[list[str]]], fit: Fit, left: float,
           columns: bool = False) -> list[str] | None:
-    """name_{i,·} = \\frac{1}{Z_i}(n₁, n₂, …), or each entry name_{i,j} = \\frac{1}{Z_i}(a + b
+    """name_{i,·} = Z_i^{-1}(n₁, n₂, …), or each entry name_{i,j} = Z_i^{-1}(a + b
     + …) broken at its plus signs (name_{·,i} and name_{j,i} with columns)."""
     prefactor, numerators = row
     lhs = query(name, i, columns)

@@ -149,8 +149,9 @@ def block(b: Block, headings: Headings = Headings()) -> str:
 def heatmap(h: Heatmap) -> str:
     """A TikZ grid: each cell shaded by its weight, with the value and labels."""
     scaled = f",scale={h.scale:.2f},transform shape" if h.scale < 1 else ""
-    lines = [r"\begin{center}",
-             rf"\begin{{tikzpicture}}[x={h.cell_cm:.1f}cm,y=-0.8cm{scaled}]"]
+    two = h.stacked and any(r" \times " in cell for row in h.cells for cell in row)
+    lines = [r"\begin{center}",  # a row as high as its labels: 0.6 cm for a line, 0.8 for two
+             rf"\begin{{tikzpicture}}[x={h.cell_cm:.1f}cm,y=-{0.8 if two else 0.6}cm{scaled}]"]
     for i, row in enumerate(h.percent):
         for j, pct in enumerate(row):
             ink = "white" if pct > 55 else "black"
