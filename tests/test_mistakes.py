@@ -157,3 +157,29 @@ def test_mistakes_document_states_the_problem_and_its_correct_result(capsys, lan
          r"1/2 & 0 \\ 2/Z & 1/Z & 3/Z & e^{10}/Z \end{array}\right]")
     o = r"O &= \left[\begin{array}{c} 0 \\ 2/3 \\ 7/3 \\ (14 + 100 e^{10})/Z \end{array}\right]"
     assert correct < out.index(a) < out.index(o) < first
+
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("to", ["latex", "markdown"])
+def test_multi_head_mistakes_state_each_head_and_the_output_projection(to, lang, capsys):
+    """Example 12: each head's section opens with its own projections (W_K of head 1 holds
+    ln 2, of head 2 ln 3) and its correct A and O, and the section of every head mistaken alike
+    with W_O and MHA(X) done correctly, the book's stated answer (before, no head's inputs and no
+    W_O were written, so no mistaken output could be recomputed)."""
+    two = Path(__file__).resolve().parent.parent / "worked_examples" / "12_two_heads" / "problem.toml"
+    assert main(["mistakes", str(two), "--format", to, "--lang", lang]) == 0
+    text = capsys.readouterr().out
+    heads = ["——第 1 个头", "——第 2 个头", "——输出"] if lang == "zh" else \
+        ["head 1", "head 2", "every head"]
+    assert [text.count(h) for h in heads] == [1, 1, 1]
+    first, second, output = (text[text.index(a):text.index(b) if b else None]
+                             for a, b in zip(heads, heads[1:] + [None]))
+    columns = "沿列做 softmax" if lang == "zh" else "Softmax over columns"
+    for section, log in ((first, r"\ln 2 \\ 0"), (second, r"0 \\ \ln 3")):
+        assert section.index(rf"W_K = \left[\begin{{array}}{{c}} {log}") < section.index(columns)
+    assert r"W_O = \left[\begin{array}{cc} 1 & 0 \\ 0 & 1 \\ 1 & 1 \end{array}\right]" in output
+    assert (r"\operatorname{MHA}(X) = \operatorname{Concat}(\text{head}_{1}, \text{head}_{2})\,W_O"
+            r" = \left[\begin{array}{cc} 5/3 & 4/3 \\ 15/14 & 10/7 \\ 48/35 & 10/7 \end{array}\right]"
+            ) in output
+    assert "W_O" not in first + second

@@ -112,3 +112,23 @@ def test_every_question_states_the_scale_the_temperature_and_the_symbols(tmp_pat
         assert [w for w in words if w not in question] == []
     key = tex.split("答案速查")[1]
     assert r"Z_{1} = t_{1} + t_{2}" in key and r"A = \left[\begin{array}{cc} t_{1}/Z_{1} & t_{2}/Z_{1}" in key
+
+
+def test_a_shapes_problem_in_the_folder_is_skipped_with_a_note(tmp_path, capsys):
+    """worked_examples/ holds 07, which gives only shapes: the set is made of the others and says
+    which file it left out and why (it refused the whole folder); a folder of shapes alone is
+    refused in one line."""
+    for name in ("02_causal_three_positions", "07_cross_attention_shapes"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "problem.toml").write_bytes((EXAMPLES / name / "problem.toml").read_bytes())
+    assert main(["problemset", str(tmp_path), "-o", str(tmp_path / "set.tex")]) == 0
+    err = capsys.readouterr().err
+    assert err == (f"note: skipped {tmp_path / '07_cross_attention_shapes' / 'problem.toml'}: "
+                   "'problemset' does not take this shapes problem: a problem set asks for "
+                   "weights, and this problem gives only shapes\n")
+    key = (tmp_path / "set.tex").read_text(encoding="utf-8").split("Answer key")[1]
+    assert key.count("Question ") == 1
+    (tmp_path / "02_causal_three_positions" / "problem.toml").unlink()
+    assert main(["problemset", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and "no problem a set can take" in err and err.count("\n") == 1

@@ -4,34 +4,40 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import sympy as sp
+
 from ..answers.results import Mistake
 from ..derivation import Derivation
-from ..derivation.orientation import said
+from ..derivation.orientation import heads_output, said
 from ..printing.entries import equation_lines
 from ..printing.fit import Fit
 from ..printing.shared import definitions, shared_sums
 from .analysis_layout import statement
-from .blocks import Block, Display, Heading, Paragraph, fill, joined, segments, titled
+from .blocks import Block, Display, Heading, Paragraph, fill, joined, segments, step, titled
 from .setup import listing
 from ..words import phrase
 
 
 def mistake_blocks(groups: Sequence[tuple[str | None, Sequence[Mistake]]], lang: str,
                    width: float = 345.0, columns: bool = False,
-                   problem: Derivation | None = None) -> list[Block]:
-    """The title, the problem as solve states it and its correct A and O (from the derivation
-    given), then per group (one head, or the output of every head mistaken alike) its title
-    when there are several, and per mistake its name, formula and result; the matrices as
-    shown (a columns book's already turned)."""
+                   stated: Sequence[Derivation | None] = (),
+                   output: Sequence[tuple[str, sp.MatrixBase]] = ()) -> list[Block]:
+    """The title, then per group (one head, or the output of every head mistaken alike) its
+    title when there are several, the problem as solve states it and its correct A and O (from
+    the group's derivation in stated, if any; for the group after the heads, the output's
+    inputs and its correct value: output, (W_O, …), (b_O, …), (MHA(X), …)), and per mistake its
+    name, formula and result; the matrices as shown (a columns book's already turned)."""
     fit, depth = Fit(width), 2 if len(groups) > 1 else 1
     space = "" if lang == "zh" else " "  # no space after a full-width stop
     first = groups[0][0] if depth == 1 and groups else None  # one group: its title leads
     blocks: list[Block] = [Heading(1, segments("mistakes_title", lang)),
-                           *([Paragraph(titled(first))] if first else []),
-                           *statement(problem, fit), *correct(problem, fit)]
-    for title, found in groups:
+                           *([Paragraph(titled(first))] if first else [])]
+    for k, (title, found) in enumerate(groups):
         if title and depth == 2:
             blocks.append(Heading(2, titled(title)))
+        problem = stated[k] if k < len(stated) else None  # a head's Q, K, V before its mistakes
+        blocks += [*statement(problem, fit), *correct(problem, fit)] if problem or \
+            k != len(stated) else _correct_output(output, len(stated), lang, fit, columns)
         for m in found:
             formula = segments(said(f"tex_formula_{m.name}", columns), lang)
             blocks.append(Heading(depth + 1, segments(said(f"tex_mistake_{m.name}", columns), lang)))
@@ -52,6 +58,23 @@ def mistake_blocks(groups: Sequence[tuple[str | None, Sequence[Mistake]]], lang:
                     "tex_mistake_skipped", lang, reason=phrase(f"mistake_{m.reason}", lang)),
                     separator=space)))
     return blocks
+
+
+def _correct_output(output: Sequence[tuple[str, sp.MatrixBase]], heads: int, lang: str,
+                    fit: Fit, columns: bool) -> list[Block]:
+    """W_O (and b_O) the heads' mistaken outputs go through, then MHA(X) done correctly, as
+    the concatenation of the heads above times W_O."""
+    if not output:
+        return []
+    *inputs, (lhs, value) = output
+    lines = [line for name, m in inputs for line in equation_lines(name, [], m, None, fit, name)]
+    concat = r"\operatorname{Concat}(" + ", ".join(
+        rf"\text{{head}}_{{{k}}}" for k in range(1, heads + 1)) + ")"
+    formula = heads_output(len(inputs) > 1, columns).replace("C", concat)
+    return [step(segments("heads_output_weights", lang) + segments("tb_colon", lang),
+                 Display(tuple(lines))),
+            Paragraph(segments("tex_mistakes_correct_output", lang)),
+            Display(tuple(equation_lines(lhs, [("=", formula)], value, None, fit, "O")))]
 
 
 def correct(d: Derivation | None, fit: Fit) -> list[Block]:

@@ -37,6 +37,7 @@ class Shown:
     page: str = ""
     packages: tuple[tuple[str, str | None], ...] = ()
     files: tuple[Path, ...] = ()
+    notes: tuple[str, ...] = ()  # what the build says without failing: a file a set skipped
 
 
 def shown(path: Path, form: str, lang: str | None, detail: str | None, heading: str, *,
@@ -76,13 +77,13 @@ def _derivation(problem, lang: str, detail: str | None, heading: str,
 def _problemset(directory: Path, lang: str, heading: str, checks: str = "short") -> Shown:
     """Questions, solutions and an answer key of every problem file in `directory`."""
     files = problem_files(directory)
-    parts = exercises(files, lang, checks=checks)
+    parts, skipped = exercises(files, lang, checks=checks)
     blocks = problemset_blocks(parts, lang)
     wide = any(e.wide_labels for e in parts)
     fragment = latex.fragment(blocks, latex.Headings(heading, False, None), lang, wide)
     preamble = "\n".join(latex.preamble(blocks, lang, wide))
     return Shown(markdown.document(blocks), fragment, packages=packages(preamble),
-                 files=tuple(files))
+                 files=tuple(files), notes=tuple(f"skipped {s.source}: {s.reason}" for s in skipped))
 
 
 def packages(preamble: str) -> tuple[tuple[str, str | None], ...]:

@@ -53,6 +53,8 @@ class SymattnDirective(SphinxDirective):
             return []
         for path in out.files:
             self.env.note_dependency(str(path))
+        for note in out.notes:
+            logger.warning("symattn: %s", note, location=self.get_location())
         if not hasattr(self.env, "symattn_packages"):
             self.env.symattn_packages = {}
         self.env.symattn_packages.setdefault(self.env.docname, set()).update(

@@ -53,9 +53,12 @@ def mistakes_json(found: tuple[Mistake, ...], lang: str = "en", columns: bool = 
 
 def mistakes_document(groups: list[tuple[str | None, tuple[Mistake, ...]]], to: str, lang: str,
                       wide_labels: bool, columns: bool = False, page: Page = ARTICLE,
-                      problem: Derivation | None = None) -> str:
+                      stated: list[Derivation | None] | None = None,
+                      output: list[tuple[str, sp.MatrixBase]] | None = None) -> str:
     """The mistakes as LaTeX (fragment, document or preamble lines, as the page says) or
-    Markdown: the problem stated in solve's words (from the derivation given) with its correct
-    A and O, then one section per mistake, its formula in math, A' and O' fitted to the width."""
-    blocks = mistake_blocks(groups, lang, page.width, columns, problem)
+    Markdown: per group (a head), the problem stated in solve's words (from its derivation in
+    stated) with its correct A and O, then one section per mistake, its formula in math, A' and
+    O' fitted to the width; output: W_O and the correct MHA(X) before the heads' shared
+    mistakes."""
+    blocks = mistake_blocks(groups, lang, page.width, columns, stated or [], output or [])
     return render_page(blocks, to, lang, wide_labels, page)

@@ -53,6 +53,9 @@ MISTAKE_TEX: dict[str, dict[str, str]] = {
     "tex_mistakes_correct_named": {"en": "Done correctly, with \x00, the weights and the output, to "
                                          "compare each mistake with, are:",
                                    "zh": "正确计算时（记 \x00），注意力权重与输出如下，可与每种错误对照："},
+    "tex_mistakes_correct_output": {"en": "Done correctly, the output, to compare each mistake "
+                                          "with, is:",
+                                    "zh": "正确计算时，输出如下，可与每种错误对照："},
     "tex_mistake_gives": {"en": "It gives:", "zh": "由此得到："},
     "tex_mistake_gives_named": {"en": "It gives, with \x00:", "zh": "记 \x00，由此得到："},
     "tex_mistake_output": {"en": "Every head making it, the output is:",
