@@ -164,3 +164,19 @@ def test_answers_a_problem_set_and_a_course_page(site):
     frame = re.search(r'<iframe class="symattn-page" src="(_symattn/[0-9a-f]{20}\.html)"', page)
     assert frame and (site / "_build" / frame.group(1)).read_text(encoding="utf-8") == \
         build_page(symattn.load_problem(site / "problems" / "causal.toml"))  # served: test_embed.py
+
+
+def test_a_problem_set_says_which_file_it_skipped(site):
+    """A shapes problem in the set's folder is left out with a warning naming it (it failed the
+    whole directive); under -W, as every build here runs, that warning fails the build."""
+    (site / "index.md").write_text("# Set\n\n```{symattn} problems\n:format: problemset\n```\n",
+                                   encoding="utf-8")
+    shapes = CAUSAL.parent.parent / "07_cross_attention_shapes" / "problem.toml"
+    shutil.copy(shapes, site / "problems" / "shapes.toml")
+    done = sphinx_build(site, "html", site / "_build")
+    assert re.search(r"WARNING: symattn: skipped \S*shapes\.toml: 'problemset' does not take "
+                     r"this shapes problem", done.stderr), done.stderr
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    done = sphinx_build(site, "html", site / "_build", "--keep-going", "-E")
+    page = (site / "_build" / "index.html").read_text(encoding="utf-8")
+    assert "Question 1:" in page.split('<p class="rubric">Answer key</p>')[1]  # the rest is set
