@@ -145,6 +145,22 @@ def test_cli_limits(capsys, example, tmp_path):
         assert katex_errors(math_blocks(capsys.readouterr().out)) == []
 
 
+def test_limits_write_the_places_the_file_and_the_option_ask_for(capsys, example):
+    """Example 05 asks for 3 places in [derivation]: limits wrote ∂A/∂τ with 4 beside a statement
+    with 3; --places 5 overrides the file. Row 2's derivative, recomputed here by its formula
+    800√3 e^{40√3/51}/(867 (1 + e^{40√3/51})²), rounds to the place asked for."""
+    five = example("05_five_tokens_temperature")
+    a = sp.exp(40 * sp.sqrt(3) / 51)
+    d = (800 * sp.sqrt(3) * a / (867 * (1 + a) ** 2)).evalf(30)
+    for extra, places in (([], 3), (["--places", "5"], 5)):
+        assert cli.main(["limits", str(five), "--format", "latex", *extra]) == 0
+        out = capsys.readouterr().out
+        assert f"{d:.{places}f}" in out and f"-{d:.{places}f}" in out
+        analysis = out.split("Limits in the")[1].split("Central differences")[0]  # not the check
+        decimals = re.findall(r"(?<![\d.])\d\.\d+(?![\d.])", analysis)
+        assert {len(x.split(".")[1]) for x in decimals} == {places}
+
+
 def test_cli_subs_on_solve(capsys, tmp_path):
     path = tmp_path / "rot.toml"
     path.write_text(ROTATING, encoding="utf-8")

@@ -78,5 +78,5 @@ def _nonunique(problem: Problem, args: argparse.Namespace, s: Settings) -> tuple
 def _limits(problem: Problem, args: argparse.Namespace, s: Settings) -> tuple[str, int]:
     """Temperature limits and ∂A/∂x, as text or as a derivation."""
     trace = attend(problem)
-    report = parameter_report(trace, args.derivative)
+    report = parameter_report(trace, args.derivative, places=s.places)  # the file's too
     return render_limits(report, s.to, s.lang, page=s.page(), problem=_stated(problem, s)), EXIT_OK

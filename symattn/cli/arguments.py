@@ -76,6 +76,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="differentiate A by tau (default) or a declared symbol")
     limits.add_argument("--format", choices=("text", "latex", "markdown"), default="text")
     limits.add_argument("--lang", choices=LANGUAGES)
+    limits.add_argument("--places", type=int, help="decimal places shown (default 4)")
     layout(limits)
     limits.add_argument("-o", "--output", help="write here instead of standard output")
     for command in (solve, check, verify, limits, *analyses):
