@@ -143,20 +143,24 @@ def test_mistakes_command(tmp_path, capsys):
     assert Path(problem).exists()
 
 
-@pytest.mark.parametrize("lang, words", [("en", ("Take ", "Done correctly, with $Z = 6 + e^{10}$")),
-                                         ("zh", ("取 ", "正确计算时（记 $Z = 6 + e^{10}$）"))])
+@pytest.mark.parametrize("lang, words", [("en", ("Take ", "Done correctly, with $Z_{4} = 6 + e^{10}$")),
+                                         ("zh", ("取 ", "正确计算时（记 $Z_{4} = 6 + e^{10}$）"))])
 def test_mistakes_document_states_the_problem_and_its_correct_result(capsys, lang, words):
     """Issue 30: the mistakes of example 04 had no problem statement and no correct A and O to
-    compare each A' and O' with; solve's setup and the correct result now come first."""
+    compare each A' and O' with; solve's setup and the correct result now come first, row 4's
+    sum named Z_4 as solve names it, and a mistake's own sums Z' (it wrote Z for both)."""
     path = Path(__file__).resolve().parent.parent / "worked_examples/04_causal_four_positions/problem.toml"
     assert main(["mistakes", str(path), "--format", "markdown", "--lang", lang]) == 0
     out = capsys.readouterr().out
     setup, correct, first = out.index(words[0]), out.index(words[1]), out.index("A' &=")
     assert setup < out.index(r"V = \left[\begin{array}{c} 0 \\ 2 \\ 4 \\ 100") < correct < first
     a = (r"A &= \left[\begin{array}{cccc} 1 & 0 & 0 & 0 \\ 2/3 & 1/3 & 0 & 0 \\ 1/3 & 1/6 & "
-         r"1/2 & 0 \\ 2/Z & 1/Z & 3/Z & e^{10}/Z \end{array}\right]")
-    o = r"O &= \left[\begin{array}{c} 0 \\ 2/3 \\ 7/3 \\ (14 + 100 e^{10})/Z \end{array}\right]"
+         r"1/2 & 0 \\ 2/Z_{4} & 1/Z_{4} & 3/Z_{4} & e^{10}/Z_{4} \end{array}\right]")
+    o = r"O &= \left[\begin{array}{c} 0 \\ 2/3 \\ 7/3 \\ (14 + 100 e^{10})/Z_{4} \end{array}\right]"
     assert correct < out.index(a) < out.index(o) < first
+    solve = _markdown(["solve", str(path), "--lang", lang], capsys)
+    assert a.removeprefix("A &= ") in solve and "$Z_{4} = 6 + e^{10}$" in solve
+    assert "Z_{" not in out[first:] and "Z'" in out[first:]  # the mistakes' own sums
 
 
 
@@ -183,3 +187,8 @@ def test_multi_head_mistakes_state_each_head_and_the_output_projection(to, lang,
             r" = \left[\begin{array}{cc} 5/3 & 4/3 \\ 15/14 & 10/7 \\ 48/35 & 10/7 \end{array}\right]"
             ) in output
     assert "W_O" not in first + second
+
+
+def _markdown(argv: list[str], capsys) -> str:
+    assert main([*argv, "--format", "markdown"]) == 0
+    return capsys.readouterr().out

@@ -81,6 +81,23 @@ def test_the_dot_products_of_64_terms_are_broken_at_their_plus_signs():
     assert trace.R[0, 0] == -5 and lines[-1].rstrip(" \\").endswith("= -5")
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_generator_of_d_k_64_is_written_as_powers_and_related_to_e(lang):
+    """Row 1's exponentials are powers of t = e^{1/8}: t^{-5}, not a stacked 1/t^5 before the
+    /Z_1 its weights are written over; row 2's weights p, q are in e, which the text relates to
+    t (t^8 = e: it never said so); O's row 2 is slashed as its row 1 is."""
+    trace = symattn.attend(symattn.load_problem(WIDE / "dk64.toml"))
+    t = sp.exp(sp.Rational(1, 8))
+    a = trace.A.row(0)  # t^{-5} : t^{-6} : t^{-4}
+    assert [sp.simplify(a[0] / a[1] - t), sp.simplify(a[2] / a[1] - t**2)] == [0, 0]
+    assert sp.simplify(trace.A[1, 0] - 1 / (1 + 2 * sp.E)) == 0  # p: t^{-2}/(2t^6 + t^{-2})
+    text = _solve(WIDE / "dk64.toml", "--format", "latex", "--lang", lang)
+    assert r"\bigl(t^{-5}, t^{-6}, t^{-4}\bigr)" in text and r"t^{-5}/Z_{1}" in text
+    assert r"rac{1}{t^" not in text
+    assert r"\(t^{8} = e\)" in text.split(r"\(p = 1/(1 + 2 e)")[0].rsplit("Z_{1}", 1)[1]
+    assert r"- e/(1 + 2 e) & (-1 + 5 e)/(1 + 2 e)" in text
+
+
 # H2: every input of a multi-head result
 
 @pytest.mark.parametrize("to", ["latex", "markdown"])
@@ -114,7 +131,7 @@ def test_a_bias_is_its_own_matrix_and_minus_1e9_is_ten_to_the_nine(bias_file, la
     assert r"B = \left[\begin{array}{ccc} 0 & 0 & - 10^{9} \\ 0 & 0 & - 10^{9} \\ " \
         r"0 & 0.5 & - 10^{9} \end{array}\right]." in inputs
     assert "M = " not in text and "M_{" not in text  # no mask: M would hold only zeros
-    assert r"L &= \frac{S + B}{\tau}" in text and r"L_{1,3} &= S_{1,3} + B_{1,3} = \ln 2 + (- 10^{9})" \
+    assert r"L &= (S + B)/\tau" in text and r"L_{1,3} &= S_{1,3} + B_{1,3} = \ln 2 + (- 10^{9})" \
         in text
     assert "1000000000" not in text  # no 10^9 written out, no e^{1000000000.5}
     assert r"\epsilon = e^{- 10^{9}} \approx 1.2 \times 10^{-434294482}" in text

@@ -560,3 +560,20 @@ def test_a_subscripted_name_in_a_title_is_set_as_math():
     text = _solve_latex(ROOT / "tests" / "wide" / "dk64.toml", "--lang", "zh")
     assert r"\section*{\hyphenpenalty=10000 \exhyphenpenalty=10000 两个 query、三个 key，\(d_{k} = 64\)}" \
         in text
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_row_without_a_mask_is_never_said_to_be_masked(lang):
+    """Example 13 has no mask: its row walk said "masked and divided by τ" and wrote
+    (S_{3,1} + M_{3,1})/τ with an M the document never defines; L was "(S)/τ". A bias without
+    a mask is "added", not "masked"."""
+    text = latex("13_five_tokens_no_mask", lang=lang, row=3)
+    assert "M_{" not in text and "(S)" not in text and r"L &= S/\tau" in text
+    assert r"L_{3,1} &= S_{3,1}/\tau = (2/\sqrt{3})/0.85 = 40 \sqrt{3}/51" in text
+    words = {"en": (r"Divided by \(\sqrt{d_k} = \sqrt{3}\) and by \(\tau = 0.85\):", "masked"),
+             "zh": (r"除以 \(\sqrt{d_k} = \sqrt{3}\)，再除以 \(\tau = 0.85\)：", "掩码")}[lang]
+    assert words[0] in text and words[1] not in text.split("step by step" if lang == "en" else "逐步")[1]
+    biased = _solve_latex(ROOT / "tests" / "wide" / "bias_minus_1e9.toml", "--detail", "full",
+                          "--lang", lang)
+    assert ("With the bias added" if lang == "en" else "加上偏置（") in biased
+    assert ("Masked (" if lang == "en" else "加掩码（") not in biased

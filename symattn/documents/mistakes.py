@@ -11,10 +11,12 @@ from ..derivation import Derivation
 from ..derivation.orientation import heads_output, said
 from ..printing.entries import equation_lines
 from ..printing.fit import Fit
+from ..printing.matrices import matrix_lines
 from ..printing.shared import definitions, shared_sums
 from .analysis_layout import statement
 from .blocks import Block, Display, Heading, Paragraph, fill, joined, segments, step, titled
 from .setup import listing
+from .sums import keyed_sum, named_cells, named_sums, over_sums, wide_sums
 from ..words import phrase
 
 
@@ -42,7 +44,7 @@ def mistake_blocks(groups: Sequence[tuple[str | None, Sequence[Mistake]]], lang:
             formula = segments(said(f"tex_formula_{m.name}", columns), lang)
             blocks.append(Heading(depth + 1, segments(said(f"tex_mistake_{m.name}", columns), lang)))
             if m.A is not None and m.O is not None:
-                names = shared_sums([m.A, m.O])  # Z = 6 + e^{10}, then 2/Z: not 16 times
+                names = shared_sums([m.A, m.O], "Z'")  # Z' = 6 + e^{10}, then 2/Z': not 16 times
                 gives = fill(segments("tex_mistake_gives_named", lang), listing(
                     [(("math", z),) for z in definitions(names)], lang)) if names else \
                     segments("tex_mistake_gives", lang)
@@ -78,13 +80,16 @@ def _correct_output(output: Sequence[tuple[str, sp.MatrixBase]], heads: int, lan
 
 
 def correct(d: Derivation | None, fit: Fit) -> list[Block]:
-    """The correct A and O, in the reader's layout, a shared row sum named once (Z)."""
+    """The correct A and O as solve writes them, in the reader's layout: a row over its Z_i,
+    named and numbered as there (Z_2 = e^{40√3/51} + 1 for row 2)."""
     if d is None:
         return []
-    lang, a, o = d.options.lang, d.book(d.trace.A), d.book(d.trace.O)
-    names = shared_sums([a, o])
+    lang, named = d.options.lang, sorted(named_sums(d))
+    lines = [line for stage, numerators in (("A", "E"), ("O", "N"))
+             for line in matrix_lines(stage, [], named_cells(d, stage), None, fit, stage,
+                                      over_sums(d, numerators), prefer_over=bool(wide_sums(d)),
+                                      columns=d.columns, factored=frozenset(named))]
     words = fill(segments("tex_mistakes_correct_named", lang), listing(
-        [(("math", z),) for z in definitions(names)], lang)) if names else \
+        [(("math", f"Z_{{{i + 1}}} = {keyed_sum(d, i)}"),) for i in named], lang)) if named else \
         segments("tex_mistakes_correct", lang)
-    return [Paragraph(words), Display(tuple(equation_lines("A", [], a, None, fit, "A", names)
-                                            + equation_lines("O", [], o, None, fit, "O", names)))]
+    return [Paragraph(words), Display(tuple(lines))]

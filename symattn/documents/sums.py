@@ -57,10 +57,14 @@ def over_name(numerator: list[str], i: int) -> str:
 
 
 def named_cells(d: Derivation, stage: str) -> list[list[str]]:
-    """A or O as shown, the rows whose sum is named written over it (2/Z_4 beside 1/3)."""
+    """A or O as shown, the rows whose sum is named written over it (2/Z_4 beside 1/3), the
+    others then with slashes too (−e/(1 + 2e), not a stacked fraction beside t^{-4}/Z_1)."""
     named, grid = named_sums(d), cells(d.display[stage])
     factored = over_sums(d, "E" if stage == "A" else "N")
     shown = d.display[stage]
+    if named:
+        grid = [[math(shown[i, j], inline=True) if r"\frac" in text else text
+                 for j, text in enumerate(row)] for i, row in enumerate(grid)]
     return [[text if shown[i, j].is_Rational else over_name(t, i)  # an exact 1 is 1, not Z_1/Z_1
              for j, (t, text) in enumerate(zip(factored[i][1], row))] if i in named else row
             for i, row in enumerate(grid)]

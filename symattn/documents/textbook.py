@@ -64,14 +64,16 @@ def name_segments(d: Derivation, names: list[Name]) -> tuple[Segment, ...]:
     return listing([(("math", name_text(n)),) for n in names], d.options.lang)
 
 
-def introduce(d: Derivation, names: list[Name], key: str
+def introduce(d: Derivation, names: list[Name], key: str, facts: tuple[str, ...] = ()
                ) -> tuple[tuple[Segment, ...], tuple[Display, ...]]:
-    """Names in the running text (short ones) or as a display after the lead (long ones)."""
+    """Names in the running text (short ones) or as a display after the lead (long ones), after
+    the facts that relate them to names above (t^{8} = e)."""
     if not names:
         return (), ()
     words = segments(key, d.options.lang, names="\x00")
     if all(Fit(INLINE_NAME).fits(name_text(n)) for n in names):
-        return fill(words, name_segments(d, names)), ()
+        return fill(words, listing([(("math", f),) for f in facts] +
+                                   [(("math", name_text(n)),) for n in names], d.options.lang)), ()
     lines = name_lines(names)
     if key == "tb_with":  # ", with ε as below," (not ", with ,")
         words = segments("tb_with_below", d.options.lang, names="\x00")
@@ -167,7 +169,8 @@ def logits(d: Derivation, fit: Fit) -> list[Block]:
         rows[-1] += "."
         display = Display(tuple(rows))
     else:
-        formula = [("=", f"({logit_sum(d)})/\\tau")]  # one line high beside its matrix
+        total = logit_sum(d)  # one line high beside its matrix: (S + M)/τ, or S/τ
+        formula = [("=", f"({total})/\\tau" if " + " in total else f"{total}/\\tau")]
         display = Display(tuple(matrix_lines("L", formula, exact, approx_cells(d.decimals.get("L")),
                                              fit, "L", columns=c)))
     return blocks + [step(lead + words + (segments("tb_colon", lang) if not lead else ()), display)]
@@ -214,7 +217,9 @@ def weights(d: Derivation, fit: Fit) -> list[Block]:
     lines = matrix_lines("A", [], named_cells(d, "A"), approx_cells(d.decimals.get("A")), fit,
                          "A", over_sums(d, "E"), prefer_over=not inline, columns=c,
                          factored=frozenset(z_named), plain=exact_rows(d.decimals.get("A")))
-    named_weights, weight_display = introduce(d, names_of(d, "weight"), "tb_with")
+    weight_names = names_of(d, "weight")
+    named_weights, weight_display = introduce(d, weight_names, "tb_with",
+                                              generator_powers(d, weight_names))
     gives = named_weights + segments("tb_gives_weights", lang) + segments("tb_colon", lang)
     if inline:  # a named sum as "Z_4 = 6 + e^{10}" (zh 记 Z_4 = …, every one named: 分别记为)
         every = set(live) <= z_named
@@ -253,6 +258,16 @@ def weight_sum(entries: list[sp.Expr]) -> str:
     if len(set(entries)) < len(entries) and all(x.is_Symbol for x in entries):
         return math(sp.Add(*entries), inline=True)
     return " + ".join(math(x, inline=True) for x in entries)
+
+
+def generator_powers(d: Derivation, names: list[Name]) -> tuple[str, ...]:
+    """t^{8} = e for a generator t = e^{1/8} the exponentials are written in, when the names
+    (the weights p, q = e/(1 + 2e)) are written in e: a reader sees t^{-2}, t^{6} and then e."""
+    if not any(n.value.has(sp.E) for n in names):
+        return ()
+    return tuple(f"{math(g.symbol)}^{{{g.value.exp.q}}} = e" for g in early_generators(d)
+                 if isinstance(g.value, sp.exp) and g.value.exp.is_Rational and g.value.exp.p == 1
+                 and g.value.exp.q > 1)
 
 
 def early_generators(d: Derivation) -> list[Name]:

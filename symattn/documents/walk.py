@@ -14,7 +14,7 @@ from ..printing.printer import approx, math, power_of_e, tau_equation
 from ..words import phrase
 from .blocks import Block, Display, Heading, Label, Step, segments, step
 from .sums import INLINE_NAME, keyed_sum, named_cells, named_check, named_sums, wide_sums
-from .textbook import logit_sum, product, same_logits, weight_sum
+from .textbook import logit_sum, masks_given, product, same_logits, weight_sum
 
 
 SUM_J = r"\sum\nolimits_j"  # limits beside the sign: a walk's line stays one line high
@@ -117,7 +117,7 @@ def _logits(d: Derivation, i: int, fit: Fit, scaled: bool = False) -> Step:
     p, lang, shown = d.trace.problem, d.options.lang, d.display
     tau = d.scalars["tau"]
     rows = []
-    names = logit_sum(d).split(" + ") if p.bias is not None else ["S", "M"]  # S + M (+ B)
+    names = logit_sum(d).split(" + ")  # S, S + M, S + B or S + M + B: M only where masked
     masked = [j for j in range(p.n_k) if shown["L"][i, j] == -sp.oo]
     for j in range(p.n_k):
         if j in masked and len(masked) > 1:
@@ -130,13 +130,9 @@ def _logits(d: Derivation, i: int, fit: Fit, scaled: bool = False) -> Step:
         rows.append((_over_keys(d, "L", i),
                      [("=", hidden if tau == 1 else _slashed(hidden, math(tau, slash=True), True)),
                       ("=", rf"-\infty \quad ({_keys(masked)})")]))
-    root = math(d.scalars["root"])
-    if scaled:
-        words = segments("wk_scaled_logits_one", lang, root=root) if tau == 1 else \
-            segments("wk_scaled_logits", lang, root=root, tau=tau_equation(tau))
-    else:
-        words = segments("wk_logits_one", lang) if tau == 1 else \
-            segments("wk_logits", lang, tau=tau_equation(tau))
+    added = "" if masks_given(d) else "_bias" if p.bias is not None else "_plain"  # "masked"
+    key = ("wk_scaled_logits" if scaled else "wk_logits") + added + ("_one" if tau == 1 else "")
+    words = segments(key, lang, root=math(d.scalars["root"]), tau=tau_equation(tau))
     return step(words, _lines(rows, fit))
 
 
@@ -152,7 +148,9 @@ def _logit_terms(d: Derivation, i: int, j: int, names: list[str], scaled: bool) 
     inner = " + ".join(_index(d, name, i, j) for name in names)
     if tau == 1:
         return [inner, " + ".join(parts)]
-    return [f"({inner})/\\tau", _slashed(" + ".join(parts), math(tau, slash=True), True)]
+    top, several = " + ".join(parts), len(names) > 1
+    return [f"({inner})/\\tau" if several else f"{inner}/\\tau",  # S_{3,1}/τ = (2/√3)/0.85
+            _slashed(top, math(tau, slash=True), several or "/" in top or " " in top)]
 
 
 def _keys(js: list[int]) -> str:

@@ -64,6 +64,8 @@ class MathPrinter(LatexPrinter):
         return super()._print_Rational(expr)
 
     def _print_Pow(self, expr: sp.Pow, *args) -> str:
+        if self._negative_power(expr) and not args:
+            return f"{self._print(expr.base)}^{{{self._print(expr.exp)}}}"  # t^{-5}
         if self._settings["inline"] and expr.exp.is_Rational and expr.exp.is_negative and \
                 expr.base.is_commutative and not args:
             return self._quotient(expr)  # 1/\sqrt{2}, 1/(e^{a} + 1): SymPy writes \frac{1}{…}
@@ -116,8 +118,27 @@ class MathPrinter(LatexPrinter):
             return super()._as_ordered_terms(expr, order)
         return ordered_terms(expr)
 
+    def _negative_power(self, x: sp.Expr) -> bool:
+        """t^{-5}, a generator's negative power, in a matrix or a sentence: \\frac{1}{t^{5}}
+        there puts a stacked fraction before the /Z_1 the row is written over (1/τ stays)."""
+        return (self._settings["slash"] or self._settings["inline"]) and isinstance(x, sp.Pow) \
+            and x.base.is_Symbol and x.exp.is_Integer and x.exp < -1
+
+    def _powers(self, expr: sp.Mul) -> str | None:
+        """2 t^{-6}, - t^{-4}: a number times powers of symbols, one of them negative (slash and
+        inline modes); None otherwise."""
+        c, rest = expr.as_coeff_Mul()
+        factors = sp.Mul.make_args(rest)
+        if not c.is_Integer or not any(self._negative_power(f) for f in factors) or not all(
+                f.is_Symbol or isinstance(f, sp.Pow) and f.base.is_Symbol and f.exp.is_Integer
+                for f in factors):
+            return None
+        body = " ".join(self._print(f) for f in factors)
+        sign, size = ("- " if c < 0 else ""), abs(int(c))
+        return f"{sign}{'' if size == 1 else f'{size} '}{body}"
+
     def _print_Mul(self, expr: sp.Mul) -> str:
-        fast = self._exponentials(expr)
+        fast = self._exponentials(expr) or self._powers(expr)
         default = self._quotient if self._settings["inline"] else super()._print_Mul
         return fast if fast is not None else decimal_first(self, expr, default, " ")
 

@@ -23,9 +23,10 @@ def split(x: sp.Expr) -> tuple[sp.Expr, sp.Expr] | None:
     return (sp.Add(*[num for num, _ in parts]), den) if den.is_Add else None
 
 
-def shared_sums(grids: Sequence[Iterable[sp.Expr]]) -> dict[sp.Expr, str]:
+def shared_sums(grids: Sequence[Iterable[sp.Expr]], letter: str = "Z") -> dict[sp.Expr, str]:
     """The denominators written REPEATS times or more across the grids, each with its name:
-    Z for one, Z_1, Z_2, … in the order they first appear for several."""
+    Z for one, Z_1, Z_2, … in the order they first appear for several; letter: Z' for a
+    mistake's sums, which are not the rows' Z_i (column sums, sums of unscaled logits)."""
     counts: dict[sp.Expr, int] = {}
     for grid in grids:
         for x in grid:
@@ -34,8 +35,8 @@ def shared_sums(grids: Sequence[Iterable[sp.Expr]]) -> dict[sp.Expr, str]:
                 counts[found[1]] = counts.get(found[1], 0) + 1
     shared = [den for den, n in counts.items() if n >= REPEATS]
     if len(shared) == 1:
-        return {shared[0]: "Z"}
-    return {den: f"Z_{{{k + 1}}}" for k, den in enumerate(shared)}
+        return {shared[0]: letter}
+    return {den: f"{letter}_{{{k + 1}}}" for k, den in enumerate(shared)}
 
 
 def over_name(x: sp.Expr, names: dict[sp.Expr, str], slash: bool = True) -> str:
