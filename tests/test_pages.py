@@ -275,12 +275,12 @@ def test_chinese_analyses_carry_the_chinese_title(analysed):
 def test_limits_count_their_keys_in_words_and_name_nothing_unused(analysed):
     _, _, en = analysed[("limits-05", "en", "article")]
     assert "each of these 1 keys" not in en and "1/1" not in en and "G_{" not in en
-    assert (r"\item Row 1: the largest logit is at 模型 alone, which gets all the weight, 1, in "
+    assert (r"\item Row 1: the largest logit is at “模型” alone, which gets all the weight, 1, in "
             r"the cold limit; it is the only key the row reads, so it keeps weight 1 in the hot "
             r"limit too.") in en
     assert r"each of the 5 keys the row reads gets \(1/5\) in the hot limit." in en
     _, _, zh = analysed[("limits-05", "zh", "article")]
-    assert "第 5 行：最大 logit 只在 分配，低温极限下它得到全部权重 1；高温极限下该行可读取的 5 个 key 各得 " \
+    assert "第 5 行：最大 logit 只在 “分配”，低温极限下它得到全部权重 1；高温极限下该行可读取的 5 个 key 各得 " \
         r"\(1/5\)。" in zh
 
 

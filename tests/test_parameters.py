@@ -156,7 +156,8 @@ def test_limits_write_the_places_the_file_and_the_option_ask_for(capsys, example
         assert cli.main(["limits", str(five), "--format", "latex", *extra]) == 0
         out = capsys.readouterr().out
         assert f"{d:.{places}f}" in out and f"-{d:.{places}f}" in out
-        analysis = out.split("Limits in the")[1].split("Central differences")[0]  # not the check
+        analysis = out.split("Limits in the")[1].split("Central differences")[0] \
+            .replace(r"\tau = 0.85", "")  # the derivatives' decimals: not τ, not the check
         decimals = re.findall(r"(?<![\d.])\d\.\d+(?![\d.])", analysis)
         assert {len(x.split(".")[1]) for x in decimals} == {places}
 
@@ -267,3 +268,21 @@ def test_a_derivative_too_long_to_write_is_shown_by_its_decimals(capsys):
     assert "written by its decimals" not in text
     assert re.search(r"agree to \\\(\d\.\d \\times 10\^\{-\d+\}\\\)\.", text)  # not 3.6e-27
     assert r"{\partial_{\tau} A}_{2,2} &= \frac{800 \sqrt{3} e^{40 \sqrt{3}/51}}{867" in text
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_limits_say_where_the_derivative_is_taken_and_quote_their_tokens(capsys, example, lang):
+    """An editor's reading: ∂A/∂τ of example 05 never said it is taken at τ = 0.85; example
+    14's "the largest logit is at A alone" read the token A as the matrix A; r was undefined in
+    c = (S + M)_{ir} − (S + M)_{ij}. A symbolic τ (example 14) has no value to be taken at."""
+    def limits(name):
+        assert cli.main(["limits", str(example(name)), "--format", "latex", "--lang", lang]) == 0
+        return capsys.readouterr().out
+    five, fourteen = limits("05_five_tokens_temperature"), limits("14_symbolic_temperature")
+    at = {"en": r"Its entries below are at \(\tau = 0.85\).",
+          "zh": r"下面的各项取 \(\tau = 0.85\) 时的值。"}[lang]
+    assert five.index(at) < five.index(r"{\partial_{\tau} A}_{2,1}") and "17/20" not in five
+    assert at.split(r"\(")[0] not in fourteen
+    assert ("at “A” alone" if lang == "en" else "只在 “A”") in fourteen
+    assert ("between key \\(r\\) and key \\(j\\) of row \\(i\\)" if lang == "en" else
+            "第 \\(i\\) 行中 key \\(r\\) 与 key \\(j\\) 之差") in five

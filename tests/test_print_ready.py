@@ -234,3 +234,47 @@ def test_a_check_says_its_difference_as_a_power_of_ten(capsys, command, example)
     text = capsys.readouterr().out
     assert re.search(r"\\\(\d\.\d \\times 10\^\{-\d+\}\\\)", text)
     assert not re.search(r"\d\.\de-\d", text)
+
+
+def test_every_bundled_problem_with_a_title_has_its_chinese_title():
+    """A Chinese document carried "Two heads on NumPy float64 values (six tokens)" as its title:
+    the file had no title_zh (an editor's High). Every problem file the tests and examples ship
+    that names itself names itself in Chinese too."""
+    files = sorted((ROOT / "tests" / "wide").glob("*.toml")) + \
+        sorted((ROOT / "worked_examples").glob("*/problem.toml"))
+    untitled = [f.name for f in files
+                if "\ntitle = " in "\n" + f.read_text(encoding="utf-8")
+                and "\ntitle_zh = " not in "\n" + f.read_text(encoding="utf-8")]
+    assert len(files) > 20 and untitled == []
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_analyses_define_every_name_they_use(lang, capsys):
+    """An editor's reading: the sweep's H = ln Z − Σ a_j L_j never said what Z, L_j and v_j
+    are, nonunique wrote v_j, o_i and "give o" undefined; the sweep's θ column set π/16 and
+    3π/16 as stacked fractions that touched (now slashed, as its tick labels need not be)."""
+    examples = ROOT / "worked_examples"
+    assert main(["sweep", str(examples / "09_parameter_sweep" / "problem.toml"), "--format",
+                 "latex", "--lang", lang]) == 0
+    sweep = capsys.readouterr().out
+    assert r"\(Z = \sum_j e^{L_j}\)" in sweep and r"\(o = \sum_j a_j v_j\)" in sweep
+    table = sweep.split(r"\begin{array}{c|cc|cccc}", 1)[1].split(r"\end{array}", 1)[0]
+    assert r"\pi/16 &" in table and r"3 \pi/16 &" in table and r"\frac" not in table
+    assert main(["nonunique", str(examples / "08_same_output_different_weights" / "problem.toml"),
+                 "--format", "latex", "--lang", lang]) == 0
+    nonunique = capsys.readouterr().out
+    defined = {"en": (r"Here \(v_j\) is row \(j\) of \(V\)", r"\(o_i\) row \(i\) of \(O\)"),
+               "zh": (r"其中 \(v_j\) 为 \(V\) 的第 \(j\) 行", r"\(o_i\) 为 \(O\) 的第 \(i\) 行")}[lang]
+    assert all(words in nonunique for words in defined)
+    assert nonunique.index(defined[0]) < nonunique.index(r"\sum_j w_j v_j = o_i")
+    assert "give $o$" not in nonunique and r"give \(o\)" not in nonunique and "/Z >" not in nonunique
+
+
+def test_a_continued_line_is_set_after_a_relation_so_its_minus_is_a_sign():
+    """W_O's continued rows began "− 0.3108…": after \\phantom{=} (an ordinary box) TeX sets a
+    minus as subtraction; after \\mathrel{\\phantom{=}} it is the entry's sign, and the line is
+    aligned with the relation's own space."""
+    text = _solve(WIDE / "float64_two_heads.toml", "--format", "latex", "--detail", "full")
+    continued = [line for line in text.splitlines() if r"\phantom{" in line]
+    assert continued and all(line.startswith(r"&\mathrel{\phantom{") for line in continued)
+    assert any(r"\quad -" in line for line in continued)  # the case that showed it

@@ -79,12 +79,12 @@ def test_example_05_writes_no_decimal_that_repeats_the_exact_row():
         r"\approx \bigl(0.796, 0.204, 0, 0, 0\bigr)" in text
 
 
-@pytest.mark.parametrize("lang, words", [("en", r"It gives, with \(Z = 6 + e^{10}\):"),
-                                         ("zh", r"记 \(Z = 6 + e^{10}\)，由此得到：")])
+@pytest.mark.parametrize("lang, words", [("en", r"It gives, with \(Z' = 6 + e^{10}\):"),
+                                         ("zh", r"记 \(Z' = 6 + e^{10}\)，由此得到：")])
 def test_mistakes_of_example_04_name_the_shared_sum(lang, words):
     text = _run("mistakes", E04, "--format", "latex", "--lang", lang)
     assert words in text
-    assert r"2/Z & 1/Z & 3/Z & e^{10}/Z \\" in text
+    assert r"2/Z' & 1/Z' & 3/Z' & e^{10}/Z' \\" in text  # a mistake's sum: Z', not solve's Z_4
     assert r"\frac{2}{6 + e^{10}}" not in text
 
 

@@ -75,7 +75,7 @@ def test_a_short_entry_keeps_together_and_a_long_one_may_break():
     taller than a page and must be allowed to break (tests/test_pages.py compiles it)."""
     from symattn.targets.latex import KEPT, display
     short = [r"O_{1,1} &= a", "&+ b", "&+ c"]
-    long_ = [r"A_{2,\cdot} &= \bigl(x,"] + [r"&\phantom{=} \quad x,"] * (KEPT + 3)
+    long_ = [r"A_{2,\cdot} &= \bigl(x,"] + [r"&\mathrel{\phantom{=}} \quad x,"] * (KEPT + 3)
     text = display(Display(tuple(short + long_ + [r"O_{3,1} &= d"] * 12)))
     lines = text.splitlines()
     assert lines[2:4] == [r"O_{1,1} &= a \\*", r"&+ b \\*"] and lines[4] == r"&+ c \\"

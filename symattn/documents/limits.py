@@ -6,14 +6,15 @@ from ..analyses.results import ParameterReport
 from ..derivation import Derivation
 from ..derivation.bias import bias_shown
 from ..derivation.names import free_letter
+from ..model import Problem
 from ..printing.entries import equation_lines, side_by_side
 from ..printing.fit import Fit, chain
 from ..printing.matrices import row_lines
-from ..printing.printer import decimal_math, math, matrix
+from ..printing.printer import decimal_math, math, matrix, tau_equation
 from .analysis_layout import statement, title as title_of
-from ..words import phrase
-from .blocks import Block, Display, Heading, Items, Label, Paragraph, segments, titled
+from .blocks import Block, Display, Heading, Items, Paragraph, Segment, segments, titled
 from .checks import scientific
+from .setup import quoted
 
 
 def limit_blocks(report: ParameterReport, lang: str, width: float = 345.0,
@@ -33,10 +34,9 @@ def limit_blocks(report: ParameterReport, lang: str, width: float = 345.0,
                                                        (r"\lim_{\tau \to \infty} A", limits.hot)],
                                                       fit)))]
     labels = p.column_labels
-    comma = phrase("list_comma", lang)
     items = [segments("limit_cold_one" if len(r.top) == 1 else "limit_cold_tie", lang,
-                      row=r.row + 1, count=len(r.top),
-                      keys=Label(comma.join(labels[j] for j in r.top)))
+                      row=r.row + 1, count=len(r.top),  # “A”, a token, never the matrix A
+                      keys=quoted(tuple(labels[j] for j in r.top), lang))
              + segments("limit_hot_one" if len(r.readable) == 1 else "limit_hot_many", lang,
                         total=len(r.readable)) for r in limits.rows]
     blocks.append(Items(tuple(items)))
@@ -53,10 +53,19 @@ def limit_blocks(report: ParameterReport, lang: str, width: float = 345.0,
     else:
         lines = equation_lines(lhs, [], found.matrix, decimals, fit, name)
     blocks += [Heading(2, segments("derivative", lang, name=symbol)),
-               Paragraph(segments("derivative_rule", lang, name=symbol) + (
+               Paragraph(segments("derivative_rule", lang, name=symbol) + _at(p, problem, found.name, lang) + (
                    segments("derivative_rounded", lang) if report.rounded else ())),
                Display(tuple(lines))]
     if found.difference is not None:
         blocks.append(Paragraph(segments("derivative_checked", lang,
                                          difference=scientific(f"{found.difference:.1e}"))))
     return blocks
+
+
+def _at(p: Problem, stated: Derivation | None, name: str, lang: str) -> tuple[Segment, ...]:
+    """" Its entries below are at τ = 0.85." when τ is a number (as the statement writes it):
+    ∂A/∂τ is a function of τ."""
+    if name != "tau" or p.temperature.free_symbols:
+        return ()
+    tau = stated.scalars["tau"] if stated is not None else p.temperature
+    return segments("derivative_at", lang, tau=tau_equation(tau))

@@ -53,7 +53,9 @@ def setup(d: Derivation, fit: Fit, projections_too: bool = True, stated: bool = 
             [(("math", math(x) + (r" > 0" if x.is_positive else r" \in \mathbb{R}")),)
              for x in p.symbols], lang))
     lead += _masks(d)
-    if p.key_tokens:
+    if p.key_tokens and not p.tokens:  # the queries unlabelled: no "belong to “1”"
+        lead += segments("tb_tokens_keys", lang, keys=quoted(p.column_labels, lang))
+    elif p.key_tokens:
         lead += segments("tb_tokens_cross", lang, labels=quoted(p.row_labels, lang),
                          keys=quoted(p.column_labels, lang))
     elif p.tokens:

@@ -125,8 +125,8 @@ def _array(sw: Sweep, head: list[str], body: list[list[str]], shown: list[list[i
     spec = "c|" + "|".join("c" * len([c for c in group if c in columns]) for group in groups
                            if any(c in columns for c in group))
     lines = [" & ".join([math(sw.x.symbol)] + [head[c] for c in columns])]
-    lines += [" & ".join([math(x)] + [decimal_math(row[c]) for c in columns])
-              for x, row in zip(sw.x.values, body)]
+    lines += [" & ".join([math(x, inline=True)] + [decimal_math(row[c]) for c in columns])
+              for x, row in zip(sw.x.values, body)]  # π/16 on one line: stacked ones touched
     return rf"\begin{{array}}{{{spec}}} " + lines[0] + r" \\ \hline " + \
         r" \\ ".join(lines[1:]) + r" \end{array}"
 

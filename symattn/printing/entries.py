@@ -183,7 +183,7 @@ def vector_lines(name: str, values: list[sp.Expr], fit: Fit,
                 lines + _tuple_lines(r"\approx", decimals, fit)
     broken = vector(entries, Fit(fit.points - LEFT))
     if broken is not None:
-        return [f"{name} &= {broken[0]}"] + [rf"&\phantom{{=}} {piece}" for piece in broken[1:]] \
+        return [f"{name} &= {broken[0]}"] + [rf"&\mathrel{{\phantom{{=}}}} {piece}" for piece in broken[1:]] \
             + (_tuple_lines(r"\approx", decimals, fit) if decimals else [])
     return [line for j, v in enumerate(values) for line in
             entry_lines(f"{name}_{{{j + 1}}}", v, fit, decimals[j] if decimals else None)]
@@ -192,7 +192,7 @@ def vector_lines(name: str, values: list[sp.Expr], fit: Fit,
 def _tuple_lines(relation: str, entries: list[str], fit: Fit) -> list[str]:
     """&≈ (d₁, d₂, …), broken after a comma when too wide."""
     broken = vector(entries, Fit(fit.points - LEFT)) or [r"\bigl(" + ", ".join(entries) + r"\bigr)"]
-    return [f"&{relation} {broken[0]}"] + [rf"&\phantom{{{relation}}} {piece}" for piece in broken[1:]]
+    return [f"&{relation} {broken[0]}"] + [rf"&\mathrel{{\phantom{{{relation}}}}} {piece}" for piece in broken[1:]]
 
 
 def _over(x: sp.Expr) -> tuple[tuple[sp.Expr, ...], sp.Expr]:

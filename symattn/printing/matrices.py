@@ -226,7 +226,7 @@ def _broken(lhs: str, relation: str, entries: list[str], fit: Fit, left: float,
     if columns:
         pieces[-1] += TRANSPOSE
     return [f"{lhs} &{relation} {pieces[0]}"] + \
-        [rf"&\phantom{{{relation}}} {piece}" for piece in pieces[1:]]
+        [rf"&\mathrel{{\phantom{{{relation}}}}} {piece}" for piece in pieces[1:]]
 
 
 def _over(name: str, i: int, row: tuple[str, list[list[str]]], fit: Fit, left: float,

@@ -13,11 +13,15 @@ ANALYSIS_PHRASES: dict[str, dict[str, str]] = {
                           "effect of the swept parameters alone.",
                     "zh": "其余输入保持不变，因此每处变化都只来自被扫描的参数。"},
     "sweep_measures": {
-        "en": "For each point: the weights $a_j$, the output $o$, the weight entropy "
-              "$H = -\\sum_j a_j \\ln a_j$ (computed as $\\ln Z - \\sum_j a_j L_j$, since "
-              "$\\ln a_j = L_j - \\ln Z$) and the maximum weight $\\max_j a_j$.",
-        "zh": "每个点记录：权重 $a_j$、输出 $o$、权重熵 $H = -\\sum_j a_j \\ln a_j$（按 "
-              "$\\ln a_j = L_j - \\ln Z$ 写成 $\\ln Z - \\sum_j a_j L_j$）以及最大权重 $\\max_j a_j$。"},
+        "en": "For each point: the weights $a_j = e^{{L_j}}/Z$ of the row's logits $L_j$, with "
+              "$Z = \\sum_j e^{{L_j}}$, the output $o = \\sum_j a_j v_j$ (row $j$ of $V$ is $v_j$), "
+              "the weight entropy $H = -\\sum_j a_j \\ln a_j$ (computed as "
+              "$\\ln Z - \\sum_j a_j L_j$, since $\\ln a_j = L_j - \\ln Z$) and the maximum weight "
+              "$\\max_j a_j$.",
+        "zh": "每个点记录：该行 logit $L_j$ 的权重 $a_j = e^{{L_j}}/Z$（$Z = \\sum_j e^{{L_j}}$）、"
+              "输出 $o = \\sum_j a_j v_j$（$v_j$ 为 $V$ 的第 $j$ 行）、权重熵 "
+              "$H = -\\sum_j a_j \\ln a_j$（按 $\\ln a_j = L_j - \\ln Z$ 写成 "
+              "$\\ln Z - \\sum_j a_j L_j$）以及最大权重 $\\max_j a_j$。"},
     "sweep_general": {"en": "Weights as functions of the parameters",
                       "zh": "权重作为参数的函数"},
     "sweep_general_text": {"en": "Keeping the symbols, the exact pipeline gives:",
@@ -51,9 +55,11 @@ ANALYSIS_PHRASES: dict[str, dict[str, str]] = {
     "nu_title": {"en": "Non-uniqueness of the attention weights", "zh": "注意力权重的非唯一性"},
     "nu_intro": {"en": "Which weight vectors $w$ on the keys a row reads give exactly that row's "
                        "output? They are the solutions of the linear system below with $w \\ge 0$: "
-                       "an affine set intersected with the simplex.",
+                       "an affine set intersected with the simplex. Here $v_j$ is row $j$ of $V$ "
+                       "(key $j$'s value) and $o_i$ row $i$ of $O$.",
                  "zh": "哪些定义在该行可读取的 key 上的权重向量 $w$ 能精确给出同一输出？它们是下面"
-                       "线性方程组满足 $w \\ge 0$ 的解：一个仿射集合与单纯形的交。"},
+                       "线性方程组满足 $w \\ge 0$ 的解：一个仿射集合与单纯形的交。其中 $v_j$ 为 $V$ 的"
+                       "第 $j$ 行（第 $j$ 个 key 的 value），$o_i$ 为 $O$ 的第 $i$ 行。"},
     "nu_row": {"en": "Row {row}", "zh": "第 {row} 行"},
     "nu_row_label": {"en": "Row {row} ({label})", "zh": "第 {row} 行（{label}）"},
     "nu_observed": {"en": "Observed weights and output:", "zh": "观察到的权重与输出："},
@@ -67,11 +73,11 @@ ANALYSIS_PHRASES: dict[str, dict[str, str]] = {
     "nu_unique": {"en": "The null space is $\\{{0\\}}$: the observed weights are the only weights "
                         "on the simplex that give this output.",
                   "zh": "零空间只含零向量：在单纯形上只有观察到的这组权重给出该输出。"},
-    "nu_not_unique": {"en": "Every observed weight is positive ($a_j = e^{{L_j}}/Z > 0$), so $a$ "
+    "nu_not_unique": {"en": "Every observed weight is positive ($a_j = e^{{L_j}}/\\sum_k e^{{L_k}} > 0$), so $a$ "
                             "lies inside the simplex and moving along any null direction keeps "
                             "it there for small steps: the observed weights are not unique, and "
                             "the set of weights with this output has dimension {dim}.",
-                      "zh": "观察到的每个权重都为正（$a_j = e^{{L_j}}/Z > 0$），$a$ 位于单纯形内部，"
+                      "zh": "观察到的每个权重都为正（$a_j = e^{{L_j}}/\\sum_k e^{{L_k}} > 0$），$a$ 位于单纯形内部，"
                             "沿任一零空间方向移动一小步仍在单纯形上：权重不唯一，给出同一输出的"
                             "权重集合维数为 {dim}。"},
     "nu_null": {"en": "A basis of the null space:", "zh": "零空间的一组基："},
@@ -91,8 +97,8 @@ ANALYSIS_PHRASES: dict[str, dict[str, str]] = {
                      "zh": "两个相差很大却给出完全相同输出的分布，二者的总变差距离为"},
     "nu_pair_check": {"en": "Both give the observed output exactly:",
                       "zh": "二者都精确给出观察到的输出："},
-    "nu_verified": {"en": "Checked exactly: both are distributions and give $o$.",
-                    "zh": "已精确验证：二者都是概率分布，且都给出 $o$。"},
+    "nu_verified": {"en": "Checked exactly: both are distributions and give the observed output.",
+                    "zh": "已精确验证：二者都是概率分布，且都给出观察到的输出。"},
     "nu_not_verified": {"en": "The exact check of the pair FAILED.",
                         "zh": "对这两个分布的精确验证未通过。"},
     "nu_top_differs": {"en": "Their largest weights sit on different keys ({first} and {second}): "

@@ -61,10 +61,12 @@ CONVENTION_PHRASES: dict[str, dict[str, str]] = {
                                "$\\tau \\to \\infty$ 时它逐渐消失，权重在所有 key（无论是否被掩码）"
                                "上趋于均匀。"},
     "limits_signs": {"en": "Every entry follows from the signs of the differences "
-                           "${c} = (S + M)_{{ir}} - (S + M)_{{ij}}$: $e^{{{c}/\\tau}}$ tends to 0, 1 or "
+                           "${c} = (S + M)_{{ir}} - (S + M)_{{ij}}$ between key $r$ and key $j$ of "
+                           "row $i$: $e^{{{c}/\\tau}}$ tends to 0, 1 or "
                            "$\\infty$ as $\\tau \\to 0^+$ for ${c} < 0$, ${c} = 0$ or ${c} > 0$, and to 1 "
                            "as $\\tau \\to \\infty$.",
-                     "zh": "每个条目都由差 ${c} = (S + M)_{{ir}} - (S + M)_{{ij}}$ 的符号得出：当 "
+                     "zh": "每个条目都由第 $i$ 行中 key $r$ 与 key $j$ 之差 "
+                           "${c} = (S + M)_{{ir}} - (S + M)_{{ij}}$ 的符号得出：当 "
                            "$\\tau \\to 0^+$ 时，$e^{{{c}/\\tau}}$ 在 ${c} < 0$、${c} = 0$、${c} > 0$ 时分别趋于 "
                            "0、1、$\\infty$；当 $\\tau \\to \\infty$ 时趋于 1。"},
     # verdicts

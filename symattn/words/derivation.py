@@ -129,6 +129,7 @@ DERIVATION_PHRASES: dict[str, dict[str, str]] = {
                         "zh": "由 softmax 的 Jacobian 得 "
                               "$\\partial A_{{ij}}/\\partial {name} = A_{{ij}}\\,(\\partial L_{{ij}}/\\partial {name} "
                               "- \\sum_r A_{{ir}}\\, \\partial L_{{ir}}/\\partial {name})$。"},
+    "derivative_at": {"en": " Its entries below are at ${tau}$.", "zh": "下面的各项取 ${tau}$ 时的值。"},
     "derivative_rounded": {"en": " Its exact entries have more digits than a line holds (the inputs' "
                                  "long decimals): each is written by its decimals, marked $\\approx$; "
                                  "the check below is made on the exact values.",

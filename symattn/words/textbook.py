@@ -34,6 +34,7 @@ TEXTBOOK_PHRASES: dict[str, dict[str, str]] = {
                   "zh": "；各行依次对应 token {labels}"},
     "tb_tokens_cross": {"en": "; the queries belong to {labels} and the keys to {keys}",
                         "zh": "；query 依次对应 {labels}，key 依次对应 {keys}"},
+    "tb_tokens_keys": {"en": "; the keys belong to {keys}", "zh": "；key 依次对应 {keys}"},
     "tb_fully_masked": {"en": "Row {rows} may read no key; by the policy its weights are {how}.",
                         "zh": "第 {rows} 行没有可读取的 key；按策略，其权重取{how}。"},
     "tb_projections": {"en": "The queries, keys and values are projections of $X$, one row per "
