@@ -58,6 +58,25 @@ def test_every_head_closes_with_its_sentence(capsys):
     assert full.count("The shapes agree") == 2
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_heads_output_check_follows_checks_too(capsys, lang):
+    """The multi-head output closed with "Shape: 3 × 2." and its digits and largest difference
+    whatever --checks said (an editor: a test log); now one sentence, the numbers with full,
+    nothing with none, and the shape said of MHA(X)."""
+    said = {}
+    for checks in ("short", "full", "none"):
+        _, said[checks], _ = _solve(capsys, str(HEADS), "--format", "latex", "--lang", lang,
+                                    "--checks", checks)
+    digits = {"en": "50-digit mpmath", "zh": "50 位 mpmath"}[lang]
+    agrees = {"en": "the output agrees with an independent", "zh": "输出也与独立的"}[lang]
+    assert agrees in said["short"] and digits not in said["short"]
+    assert digits in said["full"] and r"\(1.6 \times 10^{-61}\)" in said["full"]
+    assert "mpmath" not in said["none"].split(r"\operatorname{MHA}(X)\) ")[-1]
+    shape = {"en": r"\(\operatorname{MHA}(X)\) is \(3 \times 2\).",
+             "zh": r"\(\operatorname{MHA}(X)\) 为 \(3 \times 2\)。"}[lang]
+    assert all(shape in text for text in said.values()) and "Shape:" not in said["short"]
+
+
 def test_the_files_key_and_the_flag_over_it(tmp_path, capsys):
     path = tmp_path / "p.toml"
     path.write_text(TWO.read_text(encoding="utf-8") + '\n[derivation]\nchecks = "full"\n',

@@ -79,8 +79,7 @@ def build_heads(d: HeadsDerivation) -> list[Block]:
                *([Paragraph(segments("heads_too_wide", lang))] if shortened else []),
                Paragraph(segments("shape", lang, rows=d.heads[0].book(t.output).rows,
                                   cols=d.heads[0].book(t.output).cols)),
-               Paragraph(segments("heads_checked" if d.report.passed else "heads_failed", lang,
-                                  digits=d.report.digits, difference=scientific(d.difference)))]
+               *_checked(d, lang)]
     return blocks
 
 
@@ -103,3 +102,16 @@ def _approx(lhs: str, name: str, formula: str, rows: list[list[str]], fit: Fit,
     when it is too wide; rows: one per query."""
     return matrix_lines(lhs, [("=", formula)], rows, None, fit, name, columns=columns,
                         relation=r"\approx")
+
+
+def _checked(d: HeadsDerivation, lang: str) -> list[Block]:
+    """The output's check as --checks asks: one sentence (short), with its digits and largest
+    difference (full), or nothing (none); a check that does not pass is always said."""
+    checks = d.heads[0].options.checks
+    if not d.report.passed:
+        return [Paragraph(segments("heads_failed", lang))]
+    if checks == "none":
+        return []
+    key = "heads_checked" if checks == "full" else "heads_checked_short"
+    return [Paragraph(segments(key, lang, digits=d.report.digits,
+                               difference=scientific(d.difference)))]

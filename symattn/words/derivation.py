@@ -75,7 +75,8 @@ DERIVATION_PHRASES: dict[str, dict[str, str]] = {
     "stage_L": {"en": "Logits", "zh": "温度调整后的 logits"},
     "stage_A": {"en": "Row-wise softmax weights", "zh": "逐行 softmax 权重"},
     "stage_O": {"en": "Output", "zh": "输出"},
-    "shape": {"en": "Shape: ${rows} \\times {cols}$.", "zh": "形状：${rows} \\times {cols}$。"},
+    "shape": {"en": "$\\operatorname{{MHA}}(X)$ is ${rows} \\times {cols}$.",
+              "zh": "$\\operatorname{{MHA}}(X)$ 为 ${rows} \\times {cols}$。"},
     "names": {"en": "Names used below", "zh": "记号"},
     "row_detail": {"en": "Row {row} ({label}) step by step", "zh": "第 {row} 行（{label}）逐步计算"},
     "row_detail_plain": {"en": "Row {row} step by step", "zh": "第 {row} 行逐步计算"},
@@ -167,6 +168,9 @@ DERIVATION_PHRASES: dict[str, dict[str, str]] = {
                             "{digits}-digit mpmath computation (largest difference ${difference}$).",
                       "zh": "每个头都通过各自的核对；输出与独立的 {digits} 位 mpmath 数值计算一致"
                             "（最大差 ${difference}$）。"},
+    "heads_checked_short": {"en": "Each head passes its own checks, and the output agrees with an "
+                                  "independent mpmath computation.",
+                            "zh": "每个头都通过各自的核对，输出也与独立的 mpmath 数值计算一致。"},
     "heads_failed": {"en": "Some check of the heads or the output did not pass.",
                      "zh": "部分头或输出的核对未通过。"},
     "passed": {"en": "holds", "zh": "成立"},
