@@ -278,3 +278,18 @@ def test_a_continued_line_is_set_after_a_relation_so_its_minus_is_a_sign():
     continued = [line for line in text.splitlines() if r"\phantom{" in line]
     assert continued and all(line.startswith(r"&\mathrel{\phantom{") for line in continued)
     assert any(r"\quad -" in line for line in continued)  # the case that showed it
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("command, example", [("gradient", "10_gradient"),
+                                              ("mistakes", "05_five_tokens_temperature")])
+def test_an_analysis_says_its_title_is_the_problems(command, example, lang, capsys):
+    """The problem's title stood under the analysis heading as a bare line, unpunctuated, read
+    as a stray heading (an editor's reading): "The problem: …." (题目：…。) before the setup."""
+    path = ROOT / "worked_examples" / example / "problem.toml"
+    assert main([command, str(path), "--format", "latex", "--lang", lang]) == 0
+    text = capsys.readouterr().out
+    problem = symattn.load_problem(path)
+    name = problem.title_zh if lang == "zh" else problem.title
+    line = f"题目：{name}。" if lang == "zh" else f"The problem: {name}."
+    assert f"\n{line}\n" in text and text.index(line) < text.index("取 " if lang == "zh" else "Take ")

@@ -9,7 +9,7 @@ import sympy as sp
 from ..derivation import Derivation
 from ..printing.fit import Fit
 from ..printing.printer import math, matrix
-from .blocks import Block, Paragraph, titled
+from .blocks import Block, Paragraph, Segment, fill, segments, titled
 from .setup import setup
 from .textbook import logits, scores
 
@@ -31,10 +31,19 @@ def title(problem, lang: str) -> str | None:
 
 
 def subtitle(problem, lang: str = "en") -> list[Block]:
-    """The problem's title in the document's language as a line under the heading (user text,
-    escaped by each target)."""
+    """The problem's title in the document's language under the heading, said to be the
+    problem's ("The problem: …."; a bare line read as a stray heading), user text escaped by
+    each target."""
     text = title(problem, lang)
-    return [Paragraph(titled(text))] if text else []
+    return [Paragraph(problem_title(text, lang))] if text else []
+
+
+def problem_title(text: str, lang: str) -> tuple[Segment, ...]:
+    """"The problem: Five tokens, causal mask, temperature 0.85." (题目：…。), no second stop
+    after a title that ends with one."""
+    stopped = text.rstrip().endswith((".", "?", "!", "。", "？", "！"))
+    return fill(segments("problem_title_stopped" if stopped else "problem_title", lang,
+                         title="\x00"), titled(text))
 
 
 def statement(d: Derivation | None, fit: Fit) -> list[Block]:

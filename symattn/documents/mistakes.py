@@ -13,7 +13,7 @@ from ..printing.entries import equation_lines
 from ..printing.fit import Fit
 from ..printing.matrices import matrix_lines
 from ..printing.shared import definitions, shared_sums
-from .analysis_layout import statement
+from .analysis_layout import problem_title, statement
 from .blocks import Block, Display, Heading, Paragraph, fill, joined, segments, step, titled
 from .setup import listing
 from .sums import keyed_sum, named_cells, named_sums, over_sums, wide_sums
@@ -33,7 +33,7 @@ def mistake_blocks(groups: Sequence[tuple[str | None, Sequence[Mistake]]], lang:
     space = "" if lang == "zh" else " "  # no space after a full-width stop
     first = groups[0][0] if depth == 1 and groups else None  # one group: its title leads
     blocks: list[Block] = [Heading(1, segments("mistakes_title", lang)),
-                           *([Paragraph(titled(first))] if first else [])]
+                           *([Paragraph(problem_title(first, lang))] if first else [])]
     for k, (title, found) in enumerate(groups):
         if title and depth == 2:
             blocks.append(Heading(2, titled(title)))

@@ -168,6 +168,8 @@ DERIVATION_PHRASES: dict[str, dict[str, str]] = {
                             "{digits}-digit mpmath computation (largest difference ${difference}$).",
                       "zh": "每个头都通过各自的核对；输出与独立的 {digits} 位 mpmath 数值计算一致"
                             "（最大差 ${difference}$）。"},
+    "problem_title": {"en": "The problem: {title}.", "zh": "题目：{title}。"},
+    "problem_title_stopped": {"en": "The problem: {title}", "zh": "题目：{title}"},
     "heads_checked_short": {"en": "Each head passes its own checks, and the output agrees with an "
                                   "independent mpmath computation.",
                             "zh": "每个头都通过各自的核对，输出也与独立的 mpmath 数值计算一致。"},
