@@ -293,3 +293,14 @@ def test_an_analysis_says_its_title_is_the_problems(command, example, lang, caps
     name = problem.title_zh if lang == "zh" else problem.title
     line = f"题目：{name}。" if lang == "zh" else f"The problem: {name}."
     assert f"\n{line}\n" in text and text.index(line) < text.index("取 " if lang == "zh" else "Take ")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_gradient_says_what_its_lowercase_a_is(lang, capsys):
+    """J_i = diag(a_i) − a_i a_iᵀ and a_{3,r} were written with an a the document never defined
+    (it calls the weights A everywhere else)."""
+    path = ROOT / "worked_examples" / "10_gradient" / "problem.toml"
+    assert main(["gradient", str(path), "--format", "latex", "--lang", lang]) == 0
+    text = capsys.readouterr().out
+    said = {"en": r"Write \(a_i\) for row \(i\) of \(A\)", "zh": r"记 \(a_i\) 为 \(A\) 的第 \(i\) 行"}[lang]
+    assert said in text and text.index(said) < text.index(r"\operatorname{diag}(a_i)")

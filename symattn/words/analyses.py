@@ -129,11 +129,13 @@ ANALYSIS_PHRASES: dict[str, dict[str, str]] = {
                      "zh": "经过 $O = AV$：权重的梯度"},
     "grad_softmax": {"en": "Through the softmax, row by row", "zh": "逐行经过 softmax"},
     "grad_softmax_text": {
-        "en": "The Jacobian of row $i$'s softmax is $J_i = \\operatorname{{diag}}(a_i) - "
+        "en": "Write $a_i$ for row $i$ of $A$ (its weights $a_{{ir}} = A_{{ir}}$). The Jacobian of "
+              "row $i$'s softmax is $J_i = \\operatorname{{diag}}(a_i) - "
               "a_i a_i^{{\\mathsf T}}$, so $dL_i = J_i\\, dA_i$: $dL_{{ij}} = a_{{ij}}(dA_{{ij}} - "
               "\\bar a_i)$ with $\\bar a_i = \\sum_r a_{{ir}}\\, dA_{{ir}}$. A masked entry has "
               "$a_{{ij}} = 0$, so its $dL_{{ij}}$ is 0.",
-        "zh": "第 $i$ 行 softmax 的雅可比矩阵为 $J_i = \\operatorname{{diag}}(a_i) - "
+        "zh": "记 $a_i$ 为 $A$ 的第 $i$ 行（其权重 $a_{{ir}} = A_{{ir}}$）。第 $i$ 行 softmax 的雅可比"
+              "矩阵为 $J_i = \\operatorname{{diag}}(a_i) - "
               "a_i a_i^{{\\mathsf T}}$，故 $dL_i = J_i\\, dA_i$，即 $dL_{{ij}} = a_{{ij}}(dA_{{ij}} - "
               "\\bar a_i)$，其中 $\\bar a_i = \\sum_r a_{{ir}}\\, dA_{{ir}}$。被掩码位置 "
               "$a_{{ij}} = 0$，其 $dL_{{ij}}$ 为 0。"},
