@@ -140,4 +140,6 @@ def test_a_multi_head_derivation_defines_head_k_and_h(capsys, lang, defined):
     assert cli.main(["solve", str(path), "--format", "latex", "--lang", lang]) == 0
     text = capsys.readouterr().out
     assert defined in text
+    assert cli.main(["solve", str(path), "--format", "latex", "--lang", lang, "--checks", "full"]) == 0
+    text = capsys.readouterr().out  # the output check's numbers: with --checks full
     assert re.search(r"(largest difference|最大差) \\\((0|\d\.\d \\times 10\^\{-\d+\})\\\)", text)

@@ -304,3 +304,18 @@ def test_the_gradient_says_what_its_lowercase_a_is(lang, capsys):
     text = capsys.readouterr().out
     said = {"en": r"Write \(a_i\) for row \(i\) of \(A\)", "zh": r"记 \(a_i\) 为 \(A\) 的第 \(i\) 行"}[lang]
     assert said in text and text.index(said) < text.index(r"\operatorname{diag}(a_i)")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_matrix_set_in_blocks_says_what_its_block_names_mean(lang):
+    """X_{·,1…2} and W_{Q,·,11…20} were never explained (an editor's reading): the first
+    display that sets a matrix in blocks of columns is followed by one sentence saying so."""
+    text = _solve(WIDE / "dk64.toml", "--format", "latex", "--lang", lang)
+    said = {"en": r"Here \({W_Q}_{\cdot,1\ldots 10}\) stands for columns 1 to 10 of \(W_Q\)",
+            "zh": r"这里 \({W_Q}_{\cdot,1\ldots 10}\) 表示 \(W_Q\) 的第 1 到 10 列"}[lang]
+    assert text.count(said) == 1
+    first = text.index(r"{W_Q}_{\cdot,1\ldots 10} = ")
+    assert first < text.index(said) < text.index(r"Q_{\cdot,1\ldots")
+    plain = _solve(ROOT / "worked_examples" / "05_five_tokens_temperature" / "problem.toml",
+                   "--format", "latex", "--lang", lang)
+    assert "stands for columns" not in plain and "列：一行放不下" not in plain

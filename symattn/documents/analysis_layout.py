@@ -10,6 +10,7 @@ from ..derivation import Derivation
 from ..printing.fit import Fit
 from ..printing.printer import math, matrix
 from .blocks import Block, Paragraph, Segment, fill, segments, titled
+from .notation import explain_blocks
 from .setup import setup
 from .textbook import logits, scores
 
@@ -49,4 +50,5 @@ def problem_title(text: str, lang: str) -> tuple[Segment, ...]:
 def statement(d: Derivation | None, fit: Fit) -> list[Block]:
     """The problem an analysis analyses, stated with solve's own blocks: the setup sentence and
     the inputs, the scores (the scale in words) and the logits; nothing without a derivation."""
-    return [*setup(d, fit), *scores(d, fit), *logits(d, fit)] if d is not None else []
+    return explain_blocks([*setup(d, fit), *scores(d, fit), *logits(d, fit)],
+                          d.options.lang) if d is not None else []

@@ -12,6 +12,7 @@ from ..printing.printer import approx, math, needs_cjk
 from . import laid_out
 from .blocks import Block, Display, Heading, Heatmap, Label, segments, step, title_segments
 from .checks import check_blocks
+from .notation import explain_blocks
 from .rounded import rounded
 from .setup import setup
 from .textbook import (introduce, logit_sum, masks_given, over_sums, sum_definitions,
@@ -35,7 +36,7 @@ def build(d: Derivation) -> list[Block]:
         blocks += row_blocks(d, steps, fit)
     blocks += heatmap(d)
     blocks += check_blocks(d)
-    return blocks
+    return explain_blocks(blocks, lang)
 
 
 def heatmap(d: Derivation) -> list[Block]:

@@ -10,6 +10,7 @@ from ..printing.printer import matrix_of
 from .blocks import Block, Display, Heading, Paragraph, segments, step, title_segments
 from .checks import check_blocks, scientific
 from .derivation import heatmap, summary
+from .notation import explain_blocks
 from .rounded import rounded
 from .rounding import stage_cells
 from .setup import projections, setup
@@ -80,7 +81,7 @@ def build_heads(d: HeadsDerivation) -> list[Block]:
                Paragraph(segments("shape", lang, rows=d.heads[0].book(t.output).rows,
                                   cols=d.heads[0].book(t.output).cols)),
                *_checked(d, lang)]
-    return blocks
+    return explain_blocks(blocks, lang)
 
 
 def _decimals_only(d: HeadsDerivation, names: str, fit: Fit) -> tuple[list[str], list[str]]:

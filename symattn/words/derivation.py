@@ -168,6 +168,12 @@ DERIVATION_PHRASES: dict[str, dict[str, str]] = {
                             "{digits}-digit mpmath computation (largest difference ${difference}$).",
                       "zh": "每个头都通过各自的核对；输出与独立的 {digits} 位 mpmath 数值计算一致"
                             "（最大差 ${difference}$）。"},
+    "blocks_columns": {"en": "Here ${first}$ stands for columns {a} to {b} of ${name}$: a matrix too "
+                             "wide for a line is set in blocks of its columns.",
+                       "zh": "这里 ${first}$ 表示 ${name}$ 的第 {a} 到 {b} 列：一行放不下的矩阵按列分块写出。"},
+    "blocks_rows": {"en": "Here ${first}$ stands for rows {a} to {b} of ${name}$: a matrix too tall "
+                          "for a page is set in blocks of its rows.",
+                    "zh": "这里 ${first}$ 表示 ${name}$ 的第 {a} 到 {b} 行：一页放不下的矩阵按行分块写出。"},
     "problem_title": {"en": "The problem: {title}.", "zh": "题目：{title}。"},
     "problem_title_stopped": {"en": "The problem: {title}", "zh": "题目：{title}"},
     "heads_checked_short": {"en": "Each head passes its own checks, and the output agrees with an "
