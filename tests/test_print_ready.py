@@ -319,3 +319,12 @@ def test_a_matrix_set_in_blocks_says_what_its_block_names_mean(lang):
     plain = _solve(ROOT / "worked_examples" / "05_five_tokens_temperature" / "problem.toml",
                    "--format", "latex", "--lang", lang)
     assert "stands for columns" not in plain and "列：一行放不下" not in plain
+
+
+def test_the_rows_of_mha_are_named_as_mha_not_as_one_heads_output():
+    """Written row by row, MHA(X) = C W_O labelled its rows O_{1,·}, the name of one head's
+    output in the sections above (an editor's reading)."""
+    text = _solve(WIDE / "float64_two_heads.toml", "--format", "latex", "--detail", "full")
+    tail = text.split(r"\operatorname{MHA}(X) &= C\,W_O", 1)[1]
+    rows = re.findall(r"^(\S+)_\{(\d),\\cdot\} &\\approx", tail, re.M)
+    assert [r for r, _ in rows] == [r"\operatorname{MHA}(X)"] * 6 and [i for _, i in rows] == list("123456")

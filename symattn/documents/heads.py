@@ -23,6 +23,9 @@ COUNTS = {"zh": dict(enumerate("一两三四五六七八九十", start=1)),
 """Small counts in words at the start of a sentence: Two heads, 两个头."""
 
 
+MHA = r"\operatorname{MHA}(X)"  # its rows MHA(X)_{1,·}: O_{1,·} is one head's output
+
+
 def build_heads(d: HeadsDerivation) -> list[Block]:
     """Title, what multi-head attention does, X once, each head (its projections, stages and
     checks), the concatenation and the output."""
@@ -63,9 +66,9 @@ def build_heads(d: HeadsDerivation) -> list[Block]:
             matrix_of(t.concat) + matrix_of(d.W_O)
         if d.b_O is not None:
             product += " + " + bias_term(matrix_of(d.heads[0].book(d.b_O)), c)
-        output = matrix_lines(r"\operatorname{MHA}(X)", [
+        output = matrix_lines(MHA, [
             ("=", heads_output(p.b_O is not None, c)), ("=", product)],
-            cells(t.output), approx_cells(d.decimals), fit, "O", columns=c)
+            cells(t.output), approx_cells(d.decimals), fit, MHA, columns=c)
         shortened = bool(d.decimals) and not all(fit.fits(line) for line in concat + output)
     if shortened:  # exact entries wider than any line: decimals, each head's O stands above
         concat, output = _decimals_only(d, names, fit)
@@ -92,7 +95,7 @@ def _decimals_only(d: HeadsDerivation, names: str, fit: Fit) -> tuple[list[str],
               for i in range(d.trace.concat.rows)]
     c, biased = d.heads[0].columns, d.trace.problem.b_O is not None
     return (_approx("C", "C", rf"\operatorname{{Concat}}({names})", concat, fit, c),
-            _approx(r"\operatorname{MHA}(X)", "O", heads_output(biased, c),
+            _approx(MHA, MHA, heads_output(biased, c),
                     approx_cells(d.decimals), fit, c))
 
 
