@@ -130,3 +130,17 @@ def test_the_inline_printer_parenthesises_a_compound_numerator_or_denominator():
     assert {math(x, inline=True) for x in cases} == set(cases.values())
     assert [math(x, inline=True) for x in cases] == list(cases.values())
     assert math(sp.exp(a) / (sp.exp(a) + 1)) == r"\frac{e^{a}}{e^{a} + 1}"  # displays: stacked
+
+
+def test_a_log_over_a_number_is_never_read_as_the_log_of_a_quotient():
+    """ln 5/√2 in a sentence or a row walk reads as ln(5/√2): the numerator holding a log is
+    set in parentheses, (ln 5)/√2, (√2 ln 5)/2; the value is the same."""
+    ln, root = sp.log, sp.sqrt
+    cases = {ln(3) / 2: r"(\ln 3)/2", ln(5) / root(2): r"(\sqrt{2} \ln 5)/2",
+             ln(3) / sp.Symbol("t", positive=True): r"(\ln 3)/t", sp.Rational(1, 6): "1/6"}
+    assert [math(x, inline=True) for x in cases] == list(cases.values())
+    out = io.StringIO()
+    wide = EXAMPLES.parent / "tests" / "wide" / "six_symbolic.toml"
+    with contextlib.redirect_stdout(out):
+        assert main(["solve", str(wide), "--detail", "full", "--format", "latex"]) == 0
+    assert r"(\ln 5/\sqrt{2})" not in out.getvalue() and not re.search(r"\\ln \d+/", out.getvalue())

@@ -99,7 +99,7 @@ def _scaling(d: Derivation, i: int, fit: Fit) -> Step:
         r = math(d.display["R"][i, j], inline=True)
         if p.scale is None:
             formula = rf"{_index(d, 'R', i, j)}/\sqrt{{d_k}}"
-            substitution = _slashed(r, math(d.scalars['root']), isinstance(d.display["R"][i, j], sp.Add))
+            substitution = _slashed(r, math(d.scalars['root']), _grouped(d.display["R"][i, j]))
         else:
             s = math(d.scalars["s"], slash=True)
             formula, substitution = rf"s\,{_index(d, 'R', i, j)}", rf"{s} \cdot {r}"
@@ -144,13 +144,18 @@ def _logit_terms(d: Derivation, i: int, j: int, names: list[str], scaled: bool) 
     r = shown["R"][i, j]
     if scaled and tau != 1 and r != 0:
         top = math(r, slash=True)
-        parts[0] = f"{f'({top})' if isinstance(r, sp.Add) else top}/{math(d.scalars['root'])}"
+        parts[0] = f"{f'({top})' if _grouped(r) else top}/{math(d.scalars['root'])}"
     inner = " + ".join(_index(d, name, i, j) for name in names)
     if tau == 1:
         return [inner, " + ".join(parts)]
     top, several = " + ".join(parts), len(names) > 1
     return [f"({inner})/\\tau" if several else f"{inner}/\\tau",  # S_{3,1}/τ = (2/√3)/0.85
             _slashed(top, math(tau, slash=True), several or "/" in top or " " in top)]
+
+
+def _grouped(x: sp.Expr) -> bool:
+    """Whether x over a number needs parentheses: a sum, or a log ((ln 5)/√2, not ln(5/√2))."""
+    return isinstance(x, sp.Add) or x.has(sp.log)
 
 
 def _keys(js: list[int]) -> str:

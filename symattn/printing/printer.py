@@ -79,7 +79,7 @@ class MathPrinter(LatexPrinter):
         return rf"\left({text}\right)^{{{exp}}}" if exp else text
 
     def _exponent(self, x: sp.Expr) -> str:
-        r"""An exponent as a textbook writes it: 20\sqrt{3}/51, \ln 2/t, not a stacked fraction
+        r"""An exponent as a textbook writes it: 20\sqrt{3}/51, (\ln 2)/t, not a stacked fraction
         (remembered per printer: the same exponents recur in every row)."""
         return remembered(self.__dict__.setdefault("_exponent_memo", {}), x,
                           lambda: self._written_exponent(x))
@@ -94,7 +94,7 @@ class MathPrinter(LatexPrinter):
         numerator = -numerator if sign else numerator
         top = self._print(numerator)
         bottom = self._print(denominator)
-        top = f"({top})" if numerator.is_Add else top
+        top = f"({top})" if numerator.is_Add or numerator.has(sp.log) else top  # e^{(2 ln 3)/t}
         bottom = f"({bottom})" if denominator.is_Add or denominator.is_Mul else bottom
         return f"{sign}{top}/{bottom}"
 
@@ -154,8 +154,8 @@ class MathPrinter(LatexPrinter):
         if denominator == 1:
             return sign + super()._print_Mul(expr)
         top, bottom = self._print(numerator), self._print(denominator)
-        top = f"({top})" if numerator.is_Add else top
-        bottom = f"({bottom})" if denominator.is_Add or denominator.is_Mul else bottom
+        top = f"({top})" if numerator.is_Add or numerator.has(sp.log) else top  # (ln 5)/√2,
+        bottom = f"({bottom})" if denominator.is_Add or denominator.is_Mul else bottom  # not ln(5/√2)
         return f"{sign}{top}/{bottom}"
 
     def _exponentials(self, expr: sp.Mul) -> str | None:
