@@ -328,3 +328,30 @@ def test_the_rows_of_mha_are_named_as_mha_not_as_one_heads_output():
     tail = text.split(r"\operatorname{MHA}(X) &= C\,W_O", 1)[1]
     rows = re.findall(r"^(\S+)_\{(\d),\\cdot\} &\\approx", tail, re.M)
     assert [r for r, _ in rows] == [r"\operatorname{MHA}(X)"] * 6 and [i for _, i in rows] == list("123456")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_heads_that_differ_each_say_their_own_d_v_scale_and_mask(lang, tmp_path):
+    """Example 12 opened "d_v = 1 … with the causal mask" for the whole problem, and its
+    problem-set question said nothing else, while head 2 has d_v = 2, no scaling and no mask: a
+    student following the question got MHA row 1 = (2, 1), not (5/3, 4/3) (an editor's High)."""
+    text = _solve(TWO_HEADS, "--format", "latex", "--lang", lang)
+    opening = text.split(r"\subsection*", 1)[0]
+    assert "d_v" not in opening and ("mask" not in opening if lang == "en" else "掩码" not in opening)
+    said = {"en": [r"This head has \(d_k = 1\), \(d_v = 1\) and the temperature \(\tau = 1\), with "
+                   r"the causal mask.", r"This head has \(d_k = 1\), \(d_v = 2\) and the "
+                   r"temperature \(\tau = 1\), without a mask."],
+            "zh": [r"该头取 \(d_k = 1\)、\(d_v = 1\)、温度 \(\tau = 1\)，使用因果掩码。",
+                   r"该头取 \(d_k = 1\)、\(d_v = 2\)、温度 \(\tau = 1\)，不使用掩码。"]}[lang]
+    heads = text.split(r"\subsection*")[1:3]
+    assert [said[0] in heads[0], said[1] in heads[1]] == [True, True]
+    (tmp_path / "12.toml").write_bytes(TWO_HEADS.read_bytes())
+    assert main(["problemset", str(tmp_path), "--lang", lang, "-o", str(tmp_path / "s.tex")]) == 0
+    question = (tmp_path / "s.tex").read_text(encoding="utf-8").split(
+        "Solutions" if lang == "en" else "解答")[0]
+    second = {"en": r"Head 2 has \(d_k = 1\), \(d_v = 2\), no scaling (\(s = 1\)) and the "
+                    r"temperature \(\tau = 1\), without a mask.",
+              "zh": r"第 2 个头取 \(d_k = 1\)、\(d_v = 2\)、不缩放（\(s = 1\)）、温度 \(\tau = 1\)，不使用掩码。"}
+    assert second[lang] in question
+    trace = symattn.attend_heads(symattn.load_problem(TWO_HEADS))  # the key the question leads to
+    assert list(trace.output.row(0)) == [sp.Rational(5, 3), sp.Rational(4, 3)]

@@ -13,7 +13,7 @@ from .derivation import heatmap, summary
 from .notation import explain_blocks
 from .rounded import rounded
 from .rounding import stage_cells
-from .setup import projections, setup
+from .setup import head_terms, heads_differ, projections, setup
 from .textbook import textbook
 from .walk import row_blocks
 
@@ -42,9 +42,12 @@ def build_heads(d: HeadsDerivation) -> list[Block]:
     if p.num_heads:
         blocks.append(Paragraph(segments(said("heads_split", c), lang, h=p.num_heads,
                                          d_k=t.heads[0].problem.d_k, d_v=t.heads[0].problem.d_v)))
-    blocks += setup(d.heads[0], fit, projections_too=False)
+    differ = heads_differ(d.heads)  # then each head says its own d_v, τ and mask
+    blocks += setup(d.heads[0], fit, projections_too=False, shared=not differ)
     for k, head in enumerate(d.heads, start=1):
         blocks.append(Heading(2, segments("head", lang, k=k)))
+        if differ:
+            blocks.append(Paragraph(head_terms(head)))
         inner = projections(head, fit) + (
             rounded(head, fit) if head.rounded else
             summary(head, fit) if head.options.detail == "summary" else textbook(head, fit))

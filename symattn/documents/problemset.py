@@ -8,8 +8,9 @@ from ..derivation import Derivation, HeadsDerivation
 from ..printing.fit import Fit, pack
 from ..printing.matrices import cells, matrix_lines, stacked
 from ..printing.printer import needs_cjk
-from .blocks import Block, Display, Heading, Paragraph, segments, step
+from .blocks import Block, Display, Heading, Items, Paragraph, segments, step
 from .derivation import build, setup
+from .setup import head_terms, heads_differ
 from .heads import build_heads
 from .rounding import stage_cells
 from .sums import keyed_sum, name_lines, named_cells, named_sums, over_sums, sum_definitions, wide_sums
@@ -82,10 +83,13 @@ def heads_exercise(d: HeadsDerivation) -> Exercise:
         per_head += [pack(items[i:i + 3], fit) or items[i:i + 3] for i in range(0, len(items), 3)]
     output = [("W_O", t.problem.W_O)] + ([(f"b_O^{{{row}}}" if row else "b_O", t.problem.b_O)]
                                          if t.problem.b_O is not None else [])
-    question = (*setup(first, fit, projections_too=False),
+    differ = heads_differ(d.heads)  # each head's d_v, scale, τ and mask, said in the question
+    question = (*setup(first, fit, projections_too=False, shared=not differ),
                 Display(tuple(line for lines in per_head for line in lines)
                         + tuple(line for name, m in output
                                 for line in stacked(name, cells(first.book(m))))),
+                *([Items(tuple(head_terms(h, stated=True, k=k) for k, h in enumerate(d.heads, 1)))]
+                  if differ else []),
                 Paragraph(segments("set_task_heads", lang)))
     solution = tuple(Heading(b.level + SOLUTION_DEPTH, b.segments) if isinstance(b, Heading) else b
                      for b in build_heads(d)[1:])

@@ -3,6 +3,8 @@ inputs as bracket matrices (or X and its projections, or the given scores)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..derivation import Derivation
 from ..derivation.orientation import bias_name, bias_term, projection, said
 from ..printing.fit import Fit, chain, pack
@@ -30,29 +32,21 @@ def quoted(labels: tuple[str, ...], lang: str) -> Label:
     return Label(separator.join(f"“{label}”" for label in labels))
 
 
-def setup(d: Derivation, fit: Fit, projections_too: bool = True, stated: bool = False
-          ) -> list[Block]:
+def setup(d: Derivation, fit: Fit, projections_too: bool = True, stated: bool = False,
+          shared: bool = True) -> list[Block]:
     """One sentence with the sizes, τ, the mask and the tokens; the inputs (and, unless told
     otherwise, the projections); the policy. stated (a question, which has no solution to say
-    it later): a scale other than 1/√d_k, a bare τ and the declared symbols' kinds too."""
+    it later): a scale other than 1/√d_k, a bare τ and the declared symbols' kinds too. Not
+    shared (heads that differ): n_q and n_k alone, each head says the rest (head_terms)."""
     lang, p, c = d.options.lang, d.trace.problem, d.columns
     sizes = [f"n_q = n_k = {p.n_q}"] if p.n_q == p.n_k else [f"n_q = {p.n_q}", f"n_k = {p.n_k}"]
-    if p.key_dimension is not None:
-        sizes.append(f"d_k = {p.key_dimension}")
-    sizes.append(f"d_v = {p.d_v}")
-    items = [(("math", s),) for s in sizes]
-    if stated and p.scale is not None and p.start == "Q":
-        items.append(segments("tb_take_no_scale", lang) if p.scale == 1 else
-                     segments("tb_take_scale", lang, s=math(d.scalars["s"], slash=True)))
-    tau = tau_equation(d.scalars["tau"])
-    if tau != r"\tau" or stated:  # in a solution a bare τ is named where it divides
-        items.append(segments("tb_temperature", lang) + (("math", tau),))
+    items = [(("math", s),) for s in sizes] + (_terms(d, stated) if shared else [])
     lead = segments("tb_take", lang) + listing(items, lang)
     if stated and p.symbols:
         lead += fill(segments("tb_symbols", lang, symbols="\x00"), listing(
             [(("math", math(x) + (r" > 0" if x.is_positive else r" \in \mathbb{R}")),)
              for x in p.symbols], lang))
-    lead += _masks(d)
+    lead += _masks(d) if shared else ()
     if p.key_tokens and not p.tokens:  # the queries unlabelled: no "belong to “1”"
         lead += segments("tb_tokens_keys", lang, keys=quoted(p.column_labels, lang))
     elif p.key_tokens:
@@ -83,6 +77,38 @@ def setup(d: Derivation, fit: Fit, projections_too: bool = True, stated: bool = 
         how = phrase(f"how_{p.fully_masked}", lang)
         blocks.append(Paragraph(segments(said("tb_fully_masked", c), lang, rows=rows, how=how)))
     return blocks
+
+
+def _terms(d: Derivation, stated: bool) -> list[tuple[Segment, ...]]:
+    """d_k, d_v, the scale when stated and not 1/√d_k, and τ (a bare τ only when stated)."""
+    lang, p = d.options.lang, d.trace.problem
+    items = [(("math", f"d_k = {p.key_dimension}"),)] if p.key_dimension is not None else []
+    items.append((("math", f"d_v = {p.d_v}"),))
+    if stated and p.scale is not None and p.start == "Q":
+        items.append(segments("tb_take_no_scale", lang) if p.scale == 1 else
+                     segments("tb_take_scale", lang, s=math(d.scalars["s"], slash=True)))
+    tau = tau_equation(d.scalars["tau"])
+    if tau != r"\tau" or stated:  # in a solution a bare τ is named where it divides
+        items.append(segments("tb_temperature", lang) + (("math", tau),))
+    return items
+
+
+def heads_differ(heads: Sequence[Derivation]) -> bool:
+    """Whether the heads differ in what the opening sentence states: d_k, d_v, τ, the scale or
+    the mask (example 12's head 2 reads every key, unscaled, with d_v = 2)."""
+    def said_(d: Derivation) -> tuple:
+        p = d.trace.problem
+        return (p.key_dimension, p.d_v, p.temperature, p.scale, p.mask, p.keep, p.key_lengths,
+                p.bias, p.mask_bias)
+    return len({said_(d) for d in heads}) > 1
+
+
+def head_terms(d: Derivation, stated: bool = False, k: int | None = None) -> tuple[Segment, ...]:
+    """"This head has d_k = 1, d_v = 2 and the temperature τ = 1, without a mask." (or "Head 2
+    has …", k given), for heads that differ."""
+    lang = d.options.lang
+    lead = segments("tb_head_k_take", lang, k=k) if k else segments("tb_head_take", lang)
+    return lead + listing(_terms(d, stated), lang) + _masks(d) + segments("tb_period", lang)
 
 
 def _masks(d: Derivation) -> tuple[Segment, ...]:
