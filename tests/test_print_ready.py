@@ -263,8 +263,8 @@ def test_the_analyses_define_every_name_they_use(lang, capsys):
     assert main(["nonunique", str(examples / "08_same_output_different_weights" / "problem.toml"),
                  "--format", "latex", "--lang", lang]) == 0
     nonunique = capsys.readouterr().out
-    defined = {"en": (r"Here \(v_j\) is row \(j\) of \(V\)", r"\(o_i\) row \(i\) of \(O\)"),
-               "zh": (r"其中 \(v_j\) 为 \(V\) 的第 \(j\) 行", r"\(o_i\) 为 \(O\) 的第 \(i\) 行")}[lang]
+    defined = {"en": (r"Here \(v_j\) is row \(j\) of \(V\)", r"\(o_i\) the output of row \(i\)"),
+               "zh": (r"其中 \(v_j\) 为 \(V\) 的第 \(j\) 行", r"\(o_i\) 为第 \(i\) 行的输出")}[lang]
     assert all(words in nonunique for words in defined)
     assert nonunique.index(defined[0]) < nonunique.index(r"\sum_j w_j v_j = o_i")
     assert "give $o$" not in nonunique and r"give \(o\)" not in nonunique and "/Z >" not in nonunique

@@ -572,7 +572,9 @@ def test_a_row_without_a_mask_is_never_said_to_be_masked(lang):
     assert r"L_{3,1} &= S_{3,1}/\tau = (2/\sqrt{3})/0.85 = 40 \sqrt{3}/51" in text
     words = {"en": (r"Divided by \(\sqrt{d_k} = \sqrt{3}\) and by \(\tau = 0.85\):", "masked"),
              "zh": (r"除以 \(\sqrt{d_k} = \sqrt{3}\)，再除以 \(\tau = 0.85\)：", "掩码")}[lang]
-    assert words[0] in text and words[1] not in text.split("step by step" if lang == "en" else "逐步")[1]
+    walk = text.split("step by step" if lang == "en" else "逐步")[1]
+    assert words[0] in walk and words[1] not in walk
+    assert ("the readable logits" if lang == "en" else "可读取位置") not in walk  # every key read
     biased = _solve_latex(ROOT / "tests" / "wide" / "bias_minus_1e9.toml", "--detail", "full",
                           "--lang", lang)
     assert ("With the bias added" if lang == "en" else "加上偏置（") in biased

@@ -207,7 +207,9 @@ def _softmax(d: Derivation, steps: RowSteps, fit: Fit) -> list[Block]:
         lhs, keys = (_over_keys(d, "A", i), rf" \quad ({_keys(hidden)})") if len(hidden) > 1 \
             else (_index(d, "A", i, hidden[0]), "")  # A_{3,j} = 0 (masked) (j = 4, 5), as L's line
         weights.append((lhs, [("=", rf"0 \quad \text{{{phrase('wk_masked_note', lang)}}}{keys}")]))
-    blocks: list[Block] = [step(segments("wk_exponentials", lang), _lines(exps, fit, more)),
+    every = all(all(row) for row in d.trace.readable)  # no key hidden: not "the readable logits"
+    blocks: list[Block] = [step(segments("wk_exponentials_all" if every else "wk_exponentials", lang),
+                                _lines(exps, fit, more)),
                            step(segments("wk_weights", lang), _lines(weights, fit))]
     # the text above writes this row over its short Z_i: (2 + 1 + …)/Z_4 (a long one as Z_i/Z_i)
     named = i in named_sums(d) - wide_sums(d)

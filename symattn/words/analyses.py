@@ -56,10 +56,10 @@ ANALYSIS_PHRASES: dict[str, dict[str, str]] = {
     "nu_intro": {"en": "Which weight vectors $w$ on the keys a row reads give exactly that row's "
                        "output? They are the solutions of the linear system below with $w \\ge 0$: "
                        "an affine set intersected with the simplex. Here $v_j$ is row $j$ of $V$ "
-                       "(key $j$'s value) and $o_i$ row $i$ of $O$.",
+                       "(key $j$'s value) and $o_i$ the output of row $i$.",
                  "zh": "哪些定义在该行可读取的 key 上的权重向量 $w$ 能精确给出同一输出？它们是下面"
                        "线性方程组满足 $w \\ge 0$ 的解：一个仿射集合与单纯形的交。其中 $v_j$ 为 $V$ 的"
-                       "第 $j$ 行（第 $j$ 个 key 的 value），$o_i$ 为 $O$ 的第 $i$ 行。"},
+                       "第 $j$ 行（第 $j$ 个 key 的 value），$o_i$ 为第 $i$ 行的输出。"},
     "nu_row": {"en": "Row {row}", "zh": "第 {row} 行"},
     "nu_row_label": {"en": "Row {row} ({label})", "zh": "第 {row} 行（{label}）"},
     "nu_observed": {"en": "Observed weights and output:", "zh": "观察到的权重与输出："},

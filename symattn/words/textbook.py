@@ -108,7 +108,7 @@ TEXTBOOK_PHRASES: dict[str, dict[str, str]] = {
     "tb_normalise_one": {"en": "Dividing the row by its sum", "zh": "除以该和归一化"},
     "tb_row_sums": {"en": "The rows sum to 1: {sums}", "zh": "各行权重之和分别是 {sums}"},
     "tb_row_sums_one": {"en": "The row sums to 1: {sums}", "zh": "该行权重之和为 {sums}"},
-    "tb_named_sum": {"en": "\x00", "zh": "记 \x00"},
+    "tb_named_sum": {"en": "\x00", "zh": "\x00"},
     "tb_row_sums_some": {"en": "Rows {rows} sum to 1: {sums}. The other rows sum to exactly 1 too",
                          "zh": "第 {rows} 行权重之和分别是 {sums}。其余各行权重之和也都精确为 1"},
     "tb_row_sums_some_one": {"en": "Row {rows} sums to 1: {sums}. The other rows sum to exactly 1 "
@@ -202,6 +202,8 @@ TEXTBOOK_PHRASES: dict[str, dict[str, str]] = {
                                    "zh": "除以 $\\sqrt{{d_k}} = {root}$（$\\tau = 1$）："},
     "wk_exponentials": {"en": "The exponentials of the readable logits and their sum:",
                         "zh": "可读取位置 logits 的指数及其和："},
+    "wk_exponentials_all": {"en": "The exponentials of the logits and their sum:",
+                            "zh": "各 logit 的指数及其和："},
     "wk_weights": {"en": "Each weight is its exponential divided by the sum:",
                    "zh": "每个权重等于对应指数除以总和："},
     "wk_check": {"en": "The weights sum to one: ${total}$.", "zh": "权重之和为一：${total}$。"},
