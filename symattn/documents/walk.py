@@ -143,7 +143,7 @@ def _logit_terms(d: Derivation, i: int, j: int, names: list[str], scaled: bool) 
     parts = [_term(shown[name][i, j], k > 0) for k, name in enumerate(names)]
     r = shown["R"][i, j]
     if scaled and tau != 1 and r != 0:
-        top = math(r, slash=True)
+        top = math(r, inline=True)
         parts[0] = f"{f'({top})' if _grouped(r) else top}/{math(d.scalars['root'])}"
     inner = " + ".join(_index(d, name, i, j) for name in names)
     if tau == 1:
