@@ -81,15 +81,23 @@ def _correct_output(output: Sequence[tuple[str, sp.MatrixBase]], heads: int, lan
 
 def correct(d: Derivation | None, fit: Fit) -> list[Block]:
     """The correct A and O as solve writes them, in the reader's layout: a row over its Z_i,
-    named and numbered as there (Z_2 = e^{40√3/51} + 1 for row 2)."""
+    named and numbered as there (Z_2 = e^{40√3/51} + 1 for row 2); with rounded stages (long
+    decimals) the exact values, a shared denominator named once."""
     if d is None:
         return []
     lang, named = d.options.lang, sorted(named_sums(d))
-    lines = [line for stage, numerators in (("A", "E"), ("O", "N"))
-             for line in matrix_lines(stage, [], named_cells(d, stage), None, fit, stage,
-                                      over_sums(d, numerators), prefer_over=bool(wide_sums(d)),
-                                      columns=d.columns, factored=frozenset(named))]
+    if d.rounded:  # its shown stages are decimals: the exact values, as before the Z_i
+        a, o = d.book(d.trace.A), d.book(d.trace.O)
+        names = shared_sums([a, o])
+        lines = equation_lines("A", [], a, None, fit, "A", names) + \
+            equation_lines("O", [], o, None, fit, "O", names)
+        sums = definitions(names)
+    else:
+        lines = [line for stage, numerators in (("A", "E"), ("O", "N"))
+                 for line in matrix_lines(stage, [], named_cells(d, stage), None, fit, stage,
+                                          over_sums(d, numerators), prefer_over=bool(wide_sums(d)),
+                                          columns=d.columns, factored=frozenset(named))]
+        sums = [f"Z_{{{i + 1}}} = {keyed_sum(d, i)}" for i in named]
     words = fill(segments("tex_mistakes_correct_named", lang), listing(
-        [(("math", f"Z_{{{i + 1}}} = {keyed_sum(d, i)}"),) for i in named], lang)) if named else \
-        segments("tex_mistakes_correct", lang)
+        [(("math", z),) for z in sums], lang)) if sums else segments("tex_mistakes_correct", lang)
     return [Paragraph(words), Display(tuple(lines))]
