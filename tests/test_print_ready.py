@@ -94,7 +94,8 @@ def test_the_generator_of_d_k_64_is_written_as_powers_and_related_to_e(lang):
     text = _solve(WIDE / "dk64.toml", "--format", "latex", "--lang", lang)
     assert r"\bigl(t^{-5}, t^{-6}, t^{-4}\bigr)" in text and r"t^{-5}/Z_{1}" in text
     assert r"rac{1}{t^" not in text
-    assert r"\(t^{8} = e\)" in text.split(r"\(p = 1/(1 + 2 e)")[0].rsplit("Z_{1}", 1)[1]
+    fact = r" (\(t^{8} = e\)), with" if lang == "en" else r"（\(t^{8} = e\)），记"  # not "记 t^8 = e"
+    assert fact in text.split(r"\(p = 1/(1 + 2 e)")[0].rsplit("Z_{1}", 1)[1]
     assert r"- e/(1 + 2 e) & (-1 + 5 e)/(1 + 2 e)" in text
 
 

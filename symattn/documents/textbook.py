@@ -67,19 +67,18 @@ def name_segments(d: Derivation, names: list[Name]) -> tuple[Segment, ...]:
 def introduce(d: Derivation, names: list[Name], key: str, facts: tuple[str, ...] = ()
                ) -> tuple[tuple[Segment, ...], tuple[Display, ...]]:
     """Names in the running text (short ones) or as a display after the lead (long ones), after
-    the facts that relate them to names above (t^{8} = e)."""
+    the facts that relate them to names above, in parentheses: (t^{8} = e)."""
     if not names:
         return (), ()
-    words = segments(key, d.options.lang, names="\x00")
+    lang = d.options.lang
+    lead = fill(segments("tb_facts", lang, facts="\x00"), listing(
+        [(("math", f),) for f in facts], lang)) if facts else ()
     if all(Fit(INLINE_NAME).fits(name_text(n)) for n in names):
-        return fill(words, listing([(("math", f),) for f in facts] +
-                                   [(("math", name_text(n)),) for n in names], d.options.lang)), ()
-    lines = name_lines(names)
+        return lead + fill(segments(key, lang, names="\x00"), name_segments(d, names)), ()
     if key == "tb_with":  # ", with ε as below," (not ", with ,")
-        words = segments("tb_with_below", d.options.lang, names="\x00")
-        return fill(words, listing([(("math", math(n.symbol)),) for n in names],
-                                   d.options.lang)), (Display(lines),)
-    return fill(words, ()), (Display(lines),)
+        return lead + fill(segments("tb_with_below", lang, names="\x00"), listing(
+            [(("math", math(n.symbol)),) for n in names], lang)), (Display(name_lines(names)),)
+    return lead + fill(segments(key, lang, names="\x00"), ()), (Display(name_lines(names)),)
 
 
 def scores(d: Derivation, fit: Fit) -> list[Block]:

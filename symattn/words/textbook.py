@@ -34,6 +34,7 @@ TEXTBOOK_PHRASES: dict[str, dict[str, str]] = {
                   "zh": "；各行依次对应 token {labels}"},
     "tb_tokens_cross": {"en": "; the queries belong to {labels} and the keys to {keys}",
                         "zh": "；query 依次对应 {labels}，key 依次对应 {keys}"},
+    "tb_facts": {"en": " ({facts})", "zh": "（{facts}）"},
     "tb_head_take": {"en": "This head has ", "zh": "该头取 "},
     "tb_head_k_take": {"en": "Head {k} has ", "zh": "第 {k} 个头取 "},
     "tb_tokens_keys": {"en": "; the keys belong to {keys}", "zh": "；key 依次对应 {keys}"},
