@@ -37,11 +37,12 @@ def projection(name: str, source: str, biased: bool, columns: bool) -> str:
     return f"{source}{weight}" + (rf" + {ONE} {bias}{T}" if biased else "")
 
 
-def heads_output(biased: bool, columns: bool) -> str:
-    """MHA(X) = C W_O (+ 1 b_Oᵀ), or W_O C (+ b_O 1ᵀ) in the book."""
+def heads_output(biased: bool, columns: bool, concat: str = "C") -> str:
+    """MHA(X) = C W_O (+ 1 b_Oᵀ), or W_O C (+ b_O 1ᵀ) in the book; concat: what C is written
+    as (Concat(head_1, …, head_h) where C is not yet named)."""
     if columns:
-        return r"W_O\,C" + (rf" + b_O{ONE}{T}" if biased else "")
-    return r"C\,W_O" + (rf" + {ONE} b_O{T}" if biased else "")
+        return rf"W_O\,{concat}" + (rf" + b_O{ONE}{T}" if biased else "")
+    return rf"{concat}\,W_O" + (rf" + {ONE} b_O{T}" if biased else "")
 
 
 def bias_name(name: str, columns: bool) -> str:

@@ -33,9 +33,8 @@ def build_heads(d: HeadsDerivation) -> list[Block]:
     fit = Fit(d.heads[0].options.width)
     c, p = d.heads[0].columns, t.problem
     count = COUNTS[lang].get(len(t.heads), len(t.heads))
-    heads = r"\operatorname{Concat}(\text{head}_1, \dots, \text{head}_h)"
-    bias = (rf" + b_O\mathbf 1{T}" if c else rf" + \mathbf 1 b_O{T}") if p.b_O is not None else ""
-    formula = rf"W_O\,{heads}{bias}" if c else rf"{heads}\,W_O{bias}"
+    formula = heads_output(p.b_O is not None, c,
+                           r"\operatorname{Concat}(\text{head}_1, \dots, \text{head}_h)")
     blocks: list[Block] = [Heading(1, title_segments(p.title, p.title_zh, lang, "heads")),
                            step(segments(said("heads_text", c), lang, count=count, n=len(t.heads)),
                                 Display((rf"\operatorname{{MHA}}(X) = {formula}",)))]

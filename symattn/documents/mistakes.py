@@ -37,9 +37,10 @@ def mistake_blocks(groups: Sequence[tuple[str | None, Sequence[Mistake]]], lang:
     for k, (title, found) in enumerate(groups):
         if title and depth == 2:
             blocks.append(Heading(2, titled(title)))
-        problem = stated[k] if k < len(stated) else None  # a head's Q, K, V before its mistakes
-        blocks += [*statement(problem, fit), *correct(problem, fit)] if problem or \
-            k != len(stated) else _correct_output(output, len(stated), lang, fit, columns)
+        if k < len(stated):  # a head's Q, K, V and its correct result before its mistakes
+            blocks += [*statement(stated[k], fit), *correct(stated[k], fit)]
+        elif k == len(stated):  # the group after the heads: W_O and MHA(X) done correctly
+            blocks += _correct_output(output, len(stated), lang, fit, columns)
         for m in found:
             formula = segments(said(f"tex_formula_{m.name}", columns), lang)
             blocks.append(Heading(depth + 1, segments(said(f"tex_mistake_{m.name}", columns), lang)))
@@ -72,7 +73,7 @@ def _correct_output(output: Sequence[tuple[str, sp.MatrixBase]], heads: int, lan
     lines = [line for name, m in inputs for line in equation_lines(name, [], m, None, fit, name)]
     concat = r"\operatorname{Concat}(" + ", ".join(
         rf"\text{{head}}_{{{k}}}" for k in range(1, heads + 1)) + ")"
-    formula = heads_output(len(inputs) > 1, columns).replace("C", concat)
+    formula = heads_output(len(inputs) > 1, columns, concat)
     return [step(segments("heads_output_weights", lang) + segments("tb_colon", lang),
                  Display(tuple(lines))),
             Paragraph(segments("tex_mistakes_correct_output", lang)),

@@ -10,7 +10,7 @@ from ..derivation.orientation import said
 from ..printing.fit import Fit, chain
 from ..printing.matrices import entry, sum_lines
 from ..printing.measure import width
-from ..printing.printer import approx, math, power_of_e, tau_equation
+from ..printing.printer import approx, grouped, math, power_of_e, tau_equation
 from ..words import phrase
 from .blocks import Block, Display, Heading, Label, Step, segments, step
 from .sums import INLINE_NAME, keyed_sum, named_cells, named_check, named_sums, wide_sums
@@ -99,7 +99,7 @@ def _scaling(d: Derivation, i: int, fit: Fit) -> Step:
         r = math(d.display["R"][i, j], inline=True)
         if p.scale is None:
             formula = rf"{_index(d, 'R', i, j)}/\sqrt{{d_k}}"
-            substitution = _slashed(r, math(d.scalars['root']), _grouped(d.display["R"][i, j]))
+            substitution = _slashed(r, math(d.scalars['root']), grouped(d.display["R"][i, j]))
         else:
             s = math(d.scalars["s"], slash=True)
             formula, substitution = rf"s\,{_index(d, 'R', i, j)}", rf"{s} \cdot {r}"
@@ -144,18 +144,13 @@ def _logit_terms(d: Derivation, i: int, j: int, names: list[str], scaled: bool) 
     r = shown["R"][i, j]
     if scaled and tau != 1 and r != 0:
         top = math(r, inline=True)
-        parts[0] = f"{f'({top})' if _grouped(r) else top}/{math(d.scalars['root'])}"
+        parts[0] = f"{f'({top})' if grouped(r) else top}/{math(d.scalars['root'])}"
     inner = " + ".join(_index(d, name, i, j) for name in names)
     if tau == 1:
         return [inner, " + ".join(parts)]
     top, several = " + ".join(parts), len(names) > 1
     return [f"({inner})/\\tau" if several else f"{inner}/\\tau",  # S_{3,1}/τ = (2/√3)/0.85
             _slashed(top, math(tau, slash=True), several or "/" in top or " " in top)]
-
-
-def _grouped(x: sp.Expr) -> bool:
-    """Whether x over a number needs parentheses: a sum, or a log ((ln 5)/√2, not ln(5/√2))."""
-    return isinstance(x, sp.Add) or x.has(sp.log)
 
 
 def _keys(js: list[int]) -> str:

@@ -94,7 +94,7 @@ class MathPrinter(LatexPrinter):
         numerator = -numerator if sign else numerator
         top = self._print(numerator)
         bottom = self._print(denominator)
-        top = f"({top})" if numerator.is_Add or numerator.has(sp.log) else top  # e^{(2 ln 3)/t}
+        top = f"({top})" if grouped(numerator) else top  # e^{(2 ln 3)/t}
         bottom = f"({bottom})" if denominator.is_Add or denominator.is_Mul else bottom
         return f"{sign}{top}/{bottom}"
 
@@ -154,8 +154,8 @@ class MathPrinter(LatexPrinter):
         if denominator == 1:
             return sign + super()._print_Mul(expr)
         top, bottom = self._print(numerator), self._print(denominator)
-        top = f"({top})" if numerator.is_Add or numerator.has(sp.log) else top  # (ln 5)/√2,
-        bottom = f"({bottom})" if denominator.is_Add or denominator.is_Mul else bottom  # not ln(5/√2)
+        top = f"({top})" if grouped(numerator) else top
+        bottom = f"({bottom})" if denominator.is_Add or denominator.is_Mul else bottom
         return f"{sign}{top}/{bottom}"
 
     def _exponentials(self, expr: sp.Mul) -> str | None:
@@ -189,6 +189,12 @@ _SLASH = MathPrinter({"slash": True})
 _INLINE = MathPrinter({"inline": True})
 EXPONENT_DIGITS = 12  # a power of ten with a longer exponent shows the exponent's magnitude
 ROW_GAP = r"\\[1ex]"  # between the rows of a matrix holding a stacked fraction
+
+
+def grouped(numerator: sp.Expr) -> bool:
+    """Whether a numerator set before a slash needs parentheses: a sum, or a log, (ln 5)/√2 and
+    e^{(2 ln 3)/t}, which would read as ln(5/√2)."""
+    return numerator.is_Add or numerator.has(sp.log)
 
 
 def power_of_e(exponent: sp.Expr) -> str:
